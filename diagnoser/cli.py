@@ -1,0 +1,199 @@
+"""The `diagnoser` command: diagnose a traceback or log, or browse and run the knowledge base."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from collections import deque
+from pathlib import Path
+from typing import BinaryIO
+
+from . import __version__
+from .groups import GROUPS
+from .i18n import LANGS, default_lang
+from .index import Index, load_index
+
+EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
+COMMANDS = ("list", "show", "repro", "run")
+# Only the end of a huge log is kept: the error that stopped the run is printed last.
+MAX_INPUT = 8 * 1024 * 1024
+
+EPILOG = """\
+commands:
+  diagnoser [FILE]            diagnose a traceback or log (stdin when FILE is absent or -)
+  diagnoser run SCRIPT [ARGS] run a Python script; if it fails, diagnose its error
+  diagnoser list              every entry: id, group, title
+  diagnoser show ID           one entry in full
+  diagnoser repro ID [--fixed] run the entry's reproduction (needs torch)
+
+exit codes:
+  0  an entry explains the input (or the command succeeded)
+  1  no entry applies
+  2  bad usage, or the input file cannot be read
+  3  the knowledge base is invalid (the message names the file and field)
+  repro and run exit with the script's own code; 77 means the reproduction needs what this
+  machine lacks (a GPU, torchvision)
+
+The language comes from --lang, else from LC_ALL / LC_MESSAGES / LANG (zh* gives Chinese).
+Colour is used only on a terminal, and never when NO_COLOR is set.
+"""
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=LANGS, help="language of the answer (default: from the locale)")
+    parser.add_argument("--kb", type=Path, help=argparse.SUPPRESS)  # another kb/ directory (tests)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="diagnoser",
+        description="Explain a PyTorch error or training symptom from a traceback, a log or a sentence.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", nargs="?", default="-", help="traceback or log to read (default: stdin)")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument("--json", dest="format", action="store_const", const="json", help="JSON for tools")
+    fmt.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    parser.add_argument("--version", action="version", version=f"diagnoser {__version__}")
+    _common(parser)
+    return parser
+
+
+def build_command_parser(command: str) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=f"diagnoser {command}")
+    _common(parser)
+    if command == "list":
+        parser.add_argument("--group", choices=list(GROUPS), help="only this group")
+    elif command == "show":
+        parser.add_argument("id")
+    elif command == "repro":
+        parser.add_argument("id")
+        parser.add_argument("--fixed", action="store_true", help="run the fixed code instead")
+    elif command == "run":
+        parser.add_argument("script")
+        parser.add_argument("args", nargs=argparse.REMAINDER)
+        parser.add_argument("--json", dest="format", action="store_const", const="json", default="text")
+    return parser
+
+
+def read_input(stream: BinaryIO) -> bytes:
+    """Read a stream of any size in bounded memory, keeping its last MAX_INPUT bytes."""
+    chunks: deque[bytes] = deque()
+    held = 0
+    while chunk := stream.read(1 << 20):
+        chunks.append(chunk)
+        held += len(chunk)
+        while held - len(chunks[0]) >= MAX_INPUT:
+            held -= len(chunks.popleft())
+    data = b"".join(chunks)
+    return data[-MAX_INPUT:]
+
+
+def _use_colour(no_color: bool) -> bool:
+    return not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if argv and argv[0] in COMMANDS:
+            return _command(argv[0], build_command_parser(argv[0]).parse_args(argv[1:]))
+        return _diagnose(build_parser().parse_args(argv))
+    except BrokenPipeError:  # `diagnoser ... | head`
+        sys.stderr.close()
+        return EXIT_MATCH
+
+
+def _index(args: argparse.Namespace) -> Index | int:
+    try:
+        return load_index(args.kb)
+    except Exception as e:  # schema.KBError; imported lazily, so matched by name
+        if type(e).__name__ != "KBError":
+            raise
+        print(f"diagnoser: invalid knowledge base: {e}", file=sys.stderr)
+        return EXIT_BAD_KB
+
+
+def _diagnose(args: argparse.Namespace) -> int:
+    from .parse import decode
+
+    try:
+        if args.file == "-":
+            data = read_input(sys.stdin.buffer)
+        else:
+            with open(args.file, "rb") as f:
+                data = read_input(f)
+    except OSError as e:
+        print(f"diagnoser: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
+    index = _index(args)
+    if isinstance(index, int):
+        return index
+    return _report(decode(data), index, args.format, args.lang or default_lang(), args.no_color)
+
+
+def _report(text: str, index: Index, fmt: str, lang: str, no_color: bool = False) -> int:
+    from . import render
+    from .match import diagnose
+
+    diagnosis = diagnose(text, index)
+    if fmt == "json":
+        out = render.to_json(diagnosis, lang) + "\n"
+    elif fmt == "markdown":
+        out = render.to_markdown(diagnosis, lang)
+    else:
+        out = render.to_text(diagnosis, lang, colour=_use_colour(no_color))
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    return EXIT_MATCH if diagnosis.matches else EXIT_NO_MATCH
+
+
+def _command(command: str, args: argparse.Namespace) -> int:
+    index = _index(args)
+    if isinstance(index, int):
+        return index
+    lang = args.lang or default_lang()
+    if command == "list":
+        for group in GROUPS:
+            if args.group and group != args.group:
+                continue
+            for e in (e for e in index.entries if e.group == group):
+                print(f"{e.id:32} {group:24} {e.title[lang]}")
+        return EXIT_MATCH
+    if command == "run":
+        return _run_script(args, index, lang)
+    entry = index.by_id.get(args.id)
+    if entry is None:
+        print(f"diagnoser {command}: no entry {args.id!r}; `diagnoser list` shows them all", file=sys.stderr)
+        return EXIT_USAGE
+    if command == "show":
+        from .show import show
+
+        sys.stdout.write(show(entry, lang))
+        return EXIT_MATCH
+    from . import repro
+
+    return repro.run(entry, fixed=args.fixed)
+
+
+def _run_script(args: argparse.Namespace, index: Index, lang: str) -> int:
+    """Run a script with its output passing through untouched; diagnose its stderr if it fails."""
+    proc = subprocess.Popen([sys.executable, args.script, *args.args], stderr=subprocess.PIPE)
+    assert proc.stderr is not None
+    tail: deque[bytes] = deque(maxlen=4000)  # lines: a traceback is at the end
+    for line in proc.stderr:
+        sys.stderr.buffer.write(line)
+        sys.stderr.buffer.flush()
+        tail.append(line)
+    code = proc.wait()
+    if code != 0:
+        from .parse import decode
+
+        print(file=sys.stderr)
+        sys.stderr.flush()
+        _report(decode(b"".join(tail)), index, args.format, lang)
+    return code

@@ -1,0 +1,33 @@
+"""Normalise a message for fuzzy matching: mask the parts that vary between occurrences.
+
+Shapes, dtypes, devices, paths, addresses and numbers become placeholders (`<SHAPE>`, `<DTYPE>`,
+...), so "mat1 and mat2 shapes cannot be multiplied (32x64 and 128x10)" and the same message with
+other numbers normalise to the same text, and a reworded message still lands close to it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MASKS: list[tuple[str, re.Pattern[str]]] = [
+    ("<PATH>", re.compile(r"(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]")),
+    ("<HEX>", re.compile(r"\b0x[0-9a-fA-F]+\b")),
+    ("<SHAPE>", re.compile(r"torch\.Size\(\[[\d,\s]*\]\)|\[\s*-?\d+(?:\s*,\s*-?\d+)*\s*\]|\b\d+(?:\s*x\s*\d+)+\b")),
+    ("<DEVICE>", re.compile(r"\b(?:cuda|cpu|meta|mps|xpu)(?::\d+)?\b", re.IGNORECASE)),
+    (
+        "<DTYPE>",
+        re.compile(
+            r"\b(?:torch\.)?(?:c10::)?(?:float|double|half|long|int|short|byte|bool|char|"
+            r"bfloat16|complex(?:64|128)?|u?int(?:8|16|32|64)|float(?:16|32|64))\b",
+            re.IGNORECASE,
+        ),
+    ),
+    ("<NUM>", re.compile(r"-?\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b", re.IGNORECASE)),
+]
+_SPACE = re.compile(r"\s+")
+
+
+def mask(message: str) -> str:
+    for placeholder, pattern in _MASKS:
+        message = pattern.sub(placeholder, message)
+    return _SPACE.sub(" ", message).strip().lower()

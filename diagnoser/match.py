@@ -1,0 +1,110 @@
+"""Map the errors found in a text to knowledge-base entries, best first, or to nothing.
+
+Signatures first: a regex hit on the message is precise and carries the values worth quoting.
+Then, for an error no signature recognised, rapidfuzz compares its masked message with every
+entry's masked examples, so a wording no regex foresaw still finds its family, with a lower score.
+Below THRESHOLD nothing is reported: a wrong confident answer is worse than none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from .index import Entry, Index, Signature
+from .mask import mask
+from .parse import Error, Trace, parse
+
+THRESHOLD = 60
+# How far a signature hit falls when the printed exception type is not one the signature lists.
+_TYPE_MISMATCH_PENALTY = 20
+# Fuzzy scores are capped below any signature hit, and need a close resemblance to count.
+_FUZZY_CAP = 85
+_FUZZY_MIN_SIMILARITY = 82
+# An error that is not the root (a wrapper, an earlier error in a long log) ranks a little lower.
+_NOT_ROOT_FACTOR = 0.9
+_MAX_ERRORS = 200
+
+
+@dataclass(frozen=True)
+class Match:
+    entry: Entry
+    score: int
+    error: Error
+    method: str  # "signature" | "fuzzy"
+    signature: Signature | None = None
+    values: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    trace: Trace
+    matches: tuple[Match, ...]
+
+    @property
+    def best(self) -> Match | None:
+        return self.matches[0] if self.matches else None
+
+
+def diagnose(text: str, index: Index) -> Diagnosis:
+    return match(parse(text), index)
+
+
+def match(trace: Trace, index: Index) -> Diagnosis:
+    best: dict[str, Match] = {}
+    root = trace.root
+    # Later errors in a log are likelier to be the one that stopped the run; keep the last ones.
+    for err in trace.errors[-_MAX_ERRORS:]:
+        factor = 1.0 if err is root else _NOT_ROOT_FACTOR
+        found = list(_signature_matches(err, index)) or _fuzzy_matches(err, index)
+        for m in found:
+            scored = Match(m.entry, round(m.score * factor), m.error, m.method, m.signature, m.values)
+            held = best.get(m.entry.id)
+            if scored.score >= THRESHOLD and (held is None or scored.score > held.score):
+                best[m.entry.id] = scored
+    ranked = sorted(best.values(), key=lambda m: -m.score)
+    return Diagnosis(trace, tuple(ranked))
+
+
+def _signature_matches(err: Error, index: Index) -> list[Match]:
+    out = []
+    exc_name = err.exc_type.rsplit(".", 1)[-1] if err.exc_type else None
+    for entry in index.entries:
+        for sig in entry.signatures:
+            hit = sig.regex.search(err.message)
+            if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
+                continue
+            score = 100
+            if sig.exceptions and exc_name and exc_name not in sig.exceptions:
+                score -= _TYPE_MISMATCH_PENALTY
+            values = {k: v for k, v in hit.groupdict().items() if v is not None}
+            out.append(Match(entry, score, err, "signature", sig, values))
+            break  # the first signature that fits an entry is its most specific wording
+    return out
+
+
+def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
+    from rapidfuzz import fuzz  # only for messages no signature recognised
+
+    masked = mask(err.message.split("\n", 1)[0])
+    if len(masked) < 12:  # too little text to resemble anything reliably
+        return []
+    out = []
+    for entry in index.entries:
+        examples = _masked_examples(entry.examples)
+        if not examples:
+            continue
+        similarity = max(fuzz.ratio(masked, ex) for ex in examples)
+        if similarity >= _FUZZY_MIN_SIMILARITY:
+            out.append(Match(entry, round(similarity * _FUZZY_CAP / 100), err, "fuzzy"))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _masked_examples(examples: tuple[str, ...]) -> tuple[str, ...]:
+    found = []
+    for example in examples:
+        for err in parse(example).errors:
+            found.append(mask(err.message.split("\n", 1)[0]))
+    return tuple(found)
+

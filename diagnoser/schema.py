@@ -1,0 +1,168 @@
+"""The shape of a knowledge-base entry, validated with pydantic.
+
+Only the index builder imports this module: pydantic is too heavy for the diagnoser's start-up,
+which reads the compiled index instead (see index.py).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import model_validator
+
+from .groups import GROUPS
+
+NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+EntryId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
+Need = Literal["cpu", "cuda", "torchvision"]
+
+
+class KBError(Exception):
+    """A knowledge-base file is missing, unreadable or invalid; the message names file and field."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(Strict):
+    """One text in both languages; neither may be empty."""
+
+    en: NonEmpty
+    zh: NonEmpty
+
+
+def _compile(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error as e:
+        raise ValueError(f"{e.msg} at position {e.pos}") from None
+    return pattern
+
+
+def _placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+class Signature(Strict):
+    """One wording of the message. `pattern` is searched (case-insensitive) in the message."""
+
+    pattern: NonEmpty
+    exceptions: list[NonEmpty] = Field(default_factory=list)
+    unless: NonEmpty | None = None
+    torch: NonEmpty | None = None
+    explain: Text | None = None
+
+    _check_pattern = field_validator("pattern", "unless")(lambda v: v if v is None else _compile(v))
+
+    @model_validator(mode="after")
+    def _explain_uses_named_groups(self) -> Signature:
+        if self.explain is None:
+            return self
+        groups = set(re.compile(self.pattern).groupindex)
+        for lang in ("en", "zh"):
+            unknown = _placeholders(getattr(self.explain, lang)) - groups
+            if unknown:
+                raise ValueError(
+                    f"explain.{lang} uses {sorted(unknown)}, which the pattern does not capture "
+                    f"(named groups: {sorted(groups) or 'none'})"
+                )
+        return self
+
+
+class Phrases(Strict):
+    en: list[NonEmpty] = Field(min_length=1)
+    zh: list[NonEmpty] = Field(min_length=1)
+
+
+class Symptoms(Strict):
+    """How a training behaviour with no exception is recognised."""
+
+    phrases: Phrases
+    log_signal: NonEmpty | None = None
+
+
+class Reproduction(Strict):
+    script: NonEmpty
+    needs: list[Need] = Field(default_factory=lambda: ["cpu"])
+
+
+class Entry(Strict):
+    id: EntryId
+    kind: Literal["error", "symptom"]
+    group: NonEmpty
+    title: Text
+    cause: Text
+    fix: Text
+    signatures: list[Signature] = Field(default_factory=list)
+    symptoms: Symptoms | None = None
+    examples: list[NonEmpty] = Field(default_factory=list)
+    reproduction: Reproduction
+    see_also: list[EntryId] = Field(default_factory=list)
+
+    @field_validator("group")
+    @classmethod
+    def _known_group(cls, v: str) -> str:
+        if v not in GROUPS:
+            raise ValueError(f"unknown group {v!r}; use one of {', '.join(GROUPS)}")
+        return v
+
+    @model_validator(mode="after")
+    def _recognisable(self) -> Entry:
+        if self.kind == "error" and not (self.signatures and self.examples):
+            raise ValueError("an error entry needs signatures and examples")
+        if self.kind == "symptom" and self.symptoms is None:
+            raise ValueError("a symptom entry needs symptoms")
+        return self
+
+
+def _field_path(loc: tuple[int | str, ...]) -> str:
+    path = ""
+    for part in loc:
+        path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
+    return path or "(top level)"
+
+
+def load_entry(path: Path) -> Entry:
+    """Read and validate one kb/<id>.yaml; any problem raises KBError naming file and field."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as e:
+        raise KBError(f"{path}: cannot read: {e}") from None
+    except yaml.YAMLError as e:
+        where = getattr(e, "problem_mark", None)
+        at = f" (line {where.line + 1}, column {where.column + 1})" if where else ""
+        raise KBError(f"{path}: not valid YAML{at}: {getattr(e, 'problem', e)}") from None
+    if not isinstance(data, dict):
+        raise KBError(f"{path}: expected a mapping of fields, got {type(data).__name__}")
+    try:
+        entry = Entry.model_validate(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
+        msg = first["msg"].removeprefix("Value error, ")
+        raise KBError(f"{path}: {_field_path(first['loc'])}: {msg}{more}") from None
+    if entry.id != path.stem:
+        raise KBError(f"{path}: id: {entry.id!r} must match the file name {path.stem!r}")
+    return entry
+
+
+def load_kb(kb_dir: Path) -> list[Entry]:
+    """Every entry in kb_dir, validated together: ids unique, every see_also resolves."""
+    files = sorted(kb_dir.glob("*.yaml"))
+    if not files:
+        raise KBError(f"{kb_dir}: no knowledge-base files (*.yaml) found")
+    entries = [load_entry(f) for f in files]
+    ids = {e.id for e in entries}
+    for path, entry in zip(files, entries, strict=True):
+        for i, ref in enumerate(entry.see_also):
+            if ref not in ids:
+                raise KBError(f"{path}: see_also[{i}]: no entry with id {ref!r}")
+            if ref == entry.id:
+                raise KBError(f"{path}: see_also[{i}]: an entry cannot refer to itself")
+    return entries
