@@ -25,5 +25,3 @@ def explanation(match: Match, lang: str) -> str | None:
     except (KeyError, IndexError, ValueError):
         return None  # a wording that left an optional group empty: say nothing rather than guess
     return _SPACE_BETWEEN_CJK.sub("", text)
-    except (KeyError, IndexError, ValueError):
-        return None  # a wording that left an optional group empty: say nothing rather than guess
