@@ -42,20 +42,26 @@ Colour is used only on a terminal, and never when NO_COLOR is set.
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=LANGS, help="language of the answer (default: from the locale)")
+    parser.add_argument(
+        "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
+    )
     parser.add_argument("--kb", type=Path, help=argparse.SUPPRESS)  # another kb/ directory (tests)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="diagnoser",
-        description="Explain a PyTorch error or training symptom from a traceback, a log or a sentence.",
+        description="Explain a PyTorch error or training symptom from a traceback or a log.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("file", nargs="?", default="-", help="traceback or log to read (default: stdin)")
+    parser.add_argument(
+        "file", nargs="?", default="-", help="traceback or log to read (default: stdin)"
+    )
     fmt = parser.add_mutually_exclusive_group()
-    fmt.add_argument("--json", dest="format", action="store_const", const="json", help="JSON for tools")
+    fmt.add_argument(
+        "--json", dest="format", action="store_const", const="json", help="JSON for tools"
+    )
     fmt.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
     parser.add_argument("--version", action="version", version=f"diagnoser {__version__}")
@@ -76,7 +82,9 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
     elif command == "run":
         parser.add_argument("script")
         parser.add_argument("args", nargs=argparse.REMAINDER)
-        parser.add_argument("--json", dest="format", action="store_const", const="json", default="text")
+        parser.add_argument(
+            "--json", dest="format", action="store_const", const="json", default="text"
+        )
     return parser
 
 
@@ -168,7 +176,10 @@ def _command(command: str, args: argparse.Namespace) -> int:
         return _run_script(args, index, lang)
     entry = index.by_id.get(args.id)
     if entry is None:
-        print(f"diagnoser {command}: no entry {args.id!r}; `diagnoser list` shows them all", file=sys.stderr)
+        print(
+            f"diagnoser {command}: no entry {args.id!r}; `diagnoser list` shows them all",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     if command == "show":
         from .show import show

@@ -70,8 +70,10 @@ class Entry:
         return cls(
             **{
                 **d,
-                "signatures": tuple(Signature(**{**s, "exceptions": tuple(s["exceptions"])})
-                                    for s in d["signatures"]),
+                "signatures": tuple(
+                    Signature(**{**s, "exceptions": tuple(s["exceptions"])})
+                    for s in d["signatures"]
+                ),
                 "examples": tuple(d["examples"]),
                 "see_also": tuple(d["see_also"]),
             }

@@ -12,7 +12,12 @@ import re
 _MASKS: list[tuple[str, re.Pattern[str]]] = [
     ("<PATH>", re.compile(r"(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]")),
     ("<HEX>", re.compile(r"\b0x[0-9a-fA-F]+\b")),
-    ("<SHAPE>", re.compile(r"torch\.Size\(\[[\d,\s]*\]\)|\[\s*-?\d+(?:\s*,\s*-?\d+)*\s*\]|\b\d+(?:\s*x\s*\d+)+\b")),
+    (
+        "<SHAPE>",
+        re.compile(
+            r"torch\.Size\(\[[\d,\s]*\]\)|\[\s*-?\d+(?:\s*,\s*-?\d+)*\s*\]|\b\d+(?:\s*x\s*\d+)+\b"
+        ),
+    ),
     ("<DEVICE>", re.compile(r"\b(?:cuda|cpu|meta|mps|xpu)(?::\d+)?\b", re.IGNORECASE)),
     (
         "<DTYPE>",

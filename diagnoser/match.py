@@ -9,7 +9,7 @@ Below THRESHOLD nothing is reported: a wrong confident answer is worse than none
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from .index import Entry, Index, Signature
 from .mask import mask
@@ -58,7 +58,9 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         factor = 1.0 if err is root else _NOT_ROOT_FACTOR
         found = list(_signature_matches(err, index)) or _fuzzy_matches(err, index)
         for m in found:
-            scored = Match(m.entry, round(m.score * factor), m.error, m.method, m.signature, m.values)
+            scored = Match(
+                m.entry, round(m.score * factor), m.error, m.method, m.signature, m.values
+            )
             held = best.get(m.entry.id)
             if scored.score >= THRESHOLD and (held is None or scored.score > held.score):
                 best[m.entry.id] = scored
@@ -100,11 +102,10 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _masked_examples(examples: tuple[str, ...]) -> tuple[str, ...]:
     found = []
     for example in examples:
         for err in parse(example).errors:
             found.append(mask(err.message.split("\n", 1)[0]))
     return tuple(found)
-

@@ -30,7 +30,7 @@ _CHAIN = re.compile(
 )
 _WORKER = re.compile(r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback")
 _LIBRARY_PATH = re.compile(
-    r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\]|^<string>$)"
+    r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\])"
 )
 
 
@@ -102,7 +102,9 @@ def clean(text: str) -> str:
     text = _ANSI.sub("", text).replace("\x00", "")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     # A progress bar glued to the header: put the header on a line of its own.
-    return _TRACEBACK.sub(lambda m: m.group(0) if _at_line_start(text, m.start()) else "\n" + m.group(0), text)
+    return _TRACEBACK.sub(
+        lambda m: m.group(0) if _at_line_start(text, m.start()) else "\n" + m.group(0), text
+    )
 
 
 def _at_line_start(text: str, pos: int) -> bool:
@@ -154,7 +156,11 @@ def _read_traceback(lines: list[str], i: int) -> tuple[Error | None, int]:
             if nxt.startswith(" ") and nxt.strip() and not _FRAME.match(nxt):
                 source = nxt.strip()
                 i += 1
-            frames.append(Frame(m.group("file"), int(m.group("line")), (m.group("name") or "").strip(), source))
+            frames.append(
+                Frame(
+                    m.group("file"), int(m.group("line")), (m.group("name") or "").strip(), source
+                )
+            )
             i += 1
             continue
         stripped = lines[i].strip()

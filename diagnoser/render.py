@@ -17,7 +17,12 @@ _MAX_OTHERS = 3
 def _where(frame: Frame | None) -> dict[str, Any] | None:
     if frame is None:
         return None
-    return {"file": frame.filename, "line": frame.lineno, "function": frame.name, "source": frame.line}
+    return {
+        "file": frame.filename,
+        "line": frame.lineno,
+        "function": frame.name,
+        "source": frame.line,
+    }
 
 
 def _where_text(frame: Frame) -> str:
@@ -49,7 +54,9 @@ def to_json(diagnosis: Diagnosis, lang: str) -> str:
         {"type": e.exc_type, "message": e.message, "relation": e.relation, "where": _where(e.where)}
         for e in diagnosis.trace.errors
     ]
-    return json.dumps({"matches": matches, "errors": errors, "lang": lang}, ensure_ascii=False, indent=2)
+    return json.dumps(
+        {"matches": matches, "errors": errors, "lang": lang}, ensure_ascii=False, indent=2
+    )
 
 
 class _Style:
@@ -118,7 +125,13 @@ def to_markdown(diagnosis: Diagnosis, lang: str) -> str:
     if best is None:
         return f"**{t('no_match', lang)}**\n\n{t('no_match_hint', lang)}\n"
     entry = best.entry
-    out = [f"## {entry.title[lang]}", "", f"`{entry.id}` · {best.score}", "", f"### {t('what', lang)}"]
+    out = [
+        f"## {entry.title[lang]}",
+        "",
+        f"`{entry.id}` · {best.score}",
+        "",
+        f"### {t('what', lang)}",
+    ]
     out += ["", "```", best.error.text, "```", ""]
     said = explanation(best, lang)
     if said:

@@ -12,8 +12,15 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
-from pydantic import model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .groups import GROUPS
 
@@ -89,7 +96,7 @@ class Symptoms(Strict):
 
 class Reproduction(Strict):
     script: NonEmpty
-    needs: list[Need] = Field(default_factory=lambda: ["cpu"])
+    needs: list[Need] = ["cpu"]  # pydantic copies mutable defaults
 
 
 class Entry(Strict):

@@ -8,7 +8,12 @@ from .index import Entry
 
 
 def show(entry: Entry, lang: str) -> str:
-    out = [f"# {entry.title[lang]}", "", f"id: {entry.id} · {GROUPS[entry.group][lang]} · {entry.kind}", ""]
+    out = [
+        f"# {entry.title[lang]}",
+        "",
+        f"id: {entry.id} · {GROUPS[entry.group][lang]} · {entry.kind}",
+        "",
+    ]
     if entry.signatures:
         out += [f"## {t('what', lang)}", ""]
         out += [f"    {ex}".replace("\n", "\n    ") for ex in entry.examples]
@@ -16,7 +21,12 @@ def show(entry: Entry, lang: str) -> str:
     out += [f"## {t('why', lang)}", "", entry.cause[lang].strip(), ""]
     out += [f"## {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
     needs = ", ".join(entry.reproduction["needs"])
-    out += [f"## {t('reproduce', lang)}", "", f"    diagnoser repro {entry.id}    ({t('needs', lang)}: {needs})", ""]
+    out += [
+        f"## {t('reproduce', lang)}",
+        "",
+        f"    diagnoser repro {entry.id}    ({t('needs', lang)}: {needs})",
+        "",
+    ]
     if entry.see_also:
         out += [f"## {t('related', lang)}", "", *(f"- {ref}" for ref in entry.see_also), ""]
     return "\n".join(out)

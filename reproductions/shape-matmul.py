@@ -13,8 +13,12 @@ torch.manual_seed(0)
 
 head = nn.LazyLinear(10) if fixed else nn.Linear(128, 10)
 model = nn.Sequential(
-    nn.Conv2d(1, 16, kernel_size=5), nn.ReLU(), nn.MaxPool2d(4),  # 28 -> 24 -> 6
-    nn.Conv2d(16, 16, kernel_size=3), nn.ReLU(), nn.MaxPool2d(2),  # 6 -> 4 -> 2
+    nn.Conv2d(1, 16, kernel_size=5),
+    nn.ReLU(),
+    nn.MaxPool2d(4),  # 28 -> 24 -> 6
+    nn.Conv2d(16, 16, kernel_size=3),
+    nn.ReLU(),
+    nn.MaxPool2d(2),  # 6 -> 4 -> 2
     nn.Flatten(),
     head,
 )

@@ -1,0 +1,80 @@
+"""Shared fixtures. Tests are generated from kb/: a new YAML file needs no new test code."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from diagnoser.index import Index, kb_dir, load_index, reproductions_dir
+from diagnoser.schema import Entry, load_kb
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRIES: list[Entry] = load_kb(kb_dir())  # an invalid kb/ fails collection, loudly
+NEEDS_EXIT = 77
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test session compiles its own index: never the developer's ~/.cache."""
+    os.environ["DIAGNOSER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+
+
+@pytest.fixture(scope="session")
+def index() -> Index:
+    return load_index()
+
+
+def entry_params(kind: str | None = None) -> list[pytest.param]:  # type: ignore[type-arg]
+    return [pytest.param(e, id=e.id) for e in ENTRIES if kind is None or e.kind == kind]
+
+
+def cli(
+    *args: str, stdin: str | bytes = b"", env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m diagnoser ARGS` as a user would, stdin piped in."""
+    data = stdin.encode() if isinstance(stdin, str) else stdin
+    full_env = {**os.environ, "NO_COLOR": "1", "LANG": "C.UTF-8", **(env or {})}
+    full_env.pop("LC_ALL", None)
+    proc = subprocess.run(
+        [sys.executable, "-m", "diagnoser", *args],
+        input=data,
+        capture_output=True,
+        env=full_env,
+        cwd=cwd,
+        timeout=120,
+    )
+    return subprocess.CompletedProcess(
+        proc.args,
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
+    )
+
+
+@cache
+def run_reproduction(entry_id: str, fixed: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run reproductions/<id>.py; its real output (stdout, stderr) is what a user would paste."""
+    script = reproductions_dir() / f"{entry_id}.py"
+    return subprocess.run(
+        [sys.executable, str(script), *(["--fixed"] if fixed else [])],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONWARNINGS": "default"},
+    )
+
+
+def skip_if_needs(proc: subprocess.CompletedProcess[str]) -> None:
+    if proc.returncode == NEEDS_EXIT:
+        reason = (
+            proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "needs more than a CPU"
+        )
+        pytest.skip(reason)

@@ -1,0 +1,253 @@
+"""The command as users run it: the JSON contract, languages, colour, exit codes, commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from diagnoser.cli import build_parser, read_input
+from diagnoser.index import kb_dir
+
+from .conftest import ENTRIES, cli, run_reproduction
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+ANSI = re.compile(r"\x1b\[")
+
+
+@pytest.fixture(scope="module")
+def matmul_output() -> str:
+    proc = run_reproduction("shape-matmul")
+    return proc.stdout + proc.stderr
+
+
+def test_json_contract(matmul_output: str) -> None:
+    result = cli("--json", stdin=matmul_output)
+    assert result.returncode == 0
+    out = json.loads(result.stdout)
+    first = out["matches"][0]
+    assert first["id"] == "shape-matmul"
+    assert 0 <= first["score"] <= 100
+    assert [m["score"] for m in out["matches"]] == sorted(
+        (m["score"] for m in out["matches"]), reverse=True
+    )
+    # the user's own values and line are handed to tools too
+    assert first["values"]["have"] in first["message"]
+    assert first["where"]["file"].endswith("shape-matmul.py")
+
+
+def test_text_quotes_the_users_values_and_line(matmul_output: str) -> None:
+    values = re.search(r"\((\d+)x(\d+) and (\d+)x(\d+)\)", matmul_output)
+    assert values
+    out = cli("--lang", "en", stdin=matmul_output).stdout
+    assert f"has {values.group(2)} features per row" in out
+    assert f"expects {values.group(3)}" in out
+    assert re.search(r"where: \S*shape-matmul\.py:\d+ +`logits = model\(images\)`", out)
+
+
+@pytest.mark.parametrize("entry_id", [e.id for e in ENTRIES if e.kind == "error"])
+def test_chinese_output_for_every_entry(entry_id: str) -> None:
+    entry = next(e for e in ENTRIES if e.id == entry_id)
+    out = cli("--lang", "zh", stdin=entry.examples[0]).stdout
+    assert entry.title.zh in out
+    for heading in ("发生了什么", "原因", "怎么修", "复现"):
+        assert heading in out
+    assert entry.cause.zh.strip().splitlines()[0] in out
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANG": "zh_CN.UTF-8"}, "zh"),
+        ({"LANG": "en_US.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "zh_TW.UTF-8"}, "zh"),
+        ({"LANG": "zh_CN.UTF-8", "LC_MESSAGES": "en_GB.UTF-8"}, "en"),
+    ],
+)
+def test_language_comes_from_the_locale(env: dict[str, str], lang: str, matmul_output: str) -> None:
+    out = json.loads(cli("--json", stdin=matmul_output, env=env).stdout)
+    assert out["lang"] == lang
+    assert bool(CJK.search(out["matches"][0]["title"])) == (lang == "zh")
+
+
+def test_no_colour_when_piped_or_no_color(matmul_output: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    piped = subprocess.run(
+        [sys.executable, "-m", "diagnoser"],
+        input=matmul_output,
+        text=True,
+        capture_output=True,
+        env=env,
+    )
+    assert not ANSI.search(piped.stdout)
+    assert not ANSI.search(cli(stdin=matmul_output).stdout)  # cli() sets NO_COLOR
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_colour_on_a_terminal_unless_no_color(matmul_output: str, tmp_path: Path) -> None:
+    import pty
+
+    sample = tmp_path / "tb.txt"
+    sample.write_text(matmul_output)
+
+    def on_tty(env: dict[str, str]) -> bytes:
+        pid, fd = pty.fork()
+        if pid == 0:  # child: stdout is the terminal
+            os.execve(sys.executable, [sys.executable, "-m", "diagnoser", str(sample)], env)
+        chunks = []
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            chunks.append(data)
+        os.waitpid(pid, 0)
+        return b"".join(chunks)
+
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    assert b"\x1b[" in on_tty(env)
+    assert b"\x1b[" not in on_tty({**env, "NO_COLOR": "1"})
+
+
+def test_exit_codes(tmp_path: Path, matmul_output: str) -> None:
+    assert cli(stdin=matmul_output).returncode == 0
+    assert cli(stdin="everything is fine\n").returncode == 1
+    missing = cli(str(tmp_path / "nope.log"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+    assert cli("--lang", "fr").returncode == 2
+
+
+def test_help_documents_exit_codes() -> None:
+    text = build_parser().format_help()
+    assert "exit codes:" in text and "77" in text
+
+
+def test_reads_a_file_argument(tmp_path: Path, matmul_output: str) -> None:
+    log = tmp_path / "train.log"
+    log.write_text(matmul_output)
+    assert json.loads(cli("--json", str(log)).stdout)["matches"][0]["id"] == "shape-matmul"
+
+
+def test_markdown_format(matmul_output: str) -> None:
+    out = cli("--format", "markdown", "--lang", "en", stdin=matmul_output).stdout
+    assert out.startswith("## ") and "```" in out
+
+
+def test_corrupted_kb_gives_one_clear_line(tmp_path: Path, matmul_output: str) -> None:
+    kb = tmp_path / "kb"
+    shutil.copytree(kb_dir(), kb)
+    victim = kb / "shape-matmul.yaml"
+    victim.write_text(victim.read_text().replace("kind: error", "kind: eror", 1))
+    result = cli("--kb", str(kb), stdin=matmul_output)
+    assert result.returncode == 3
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "shape-matmul.yaml: kind: Input should be 'error' or 'symptom'" in lines[0]
+    assert "Traceback" not in result.stderr and "pydantic" not in result.stderr
+
+
+# -- texts that are no PyTorch error get no match --------------------------------------
+
+
+def _real_output(code: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
+    )
+    assert proc.returncode != 0
+    return proc.stderr
+
+
+NOT_TORCH = {
+    "python-keyerror": """
+        def get_user(session):
+            return session["user_id"]
+        get_user({})
+    """,
+    "django-multivaluedict": """
+        from django.utils.datastructures import MultiValueDict
+        def login(post):
+            return post["username"]
+        login(MultiValueDict({"password": ["x"]}))
+    """,
+    "numpy-broadcast": """
+        import numpy as np
+        np.ones((3, 4)) + np.ones((5,))
+    """,
+    "numpy-matmul": """
+        import numpy as np
+        np.ones((2, 3)) @ np.ones((4, 5))
+    """,
+}
+
+
+@pytest.mark.parametrize("name", NOT_TORCH)
+def test_other_libraries_errors_get_no_match(name: str) -> None:
+    result = cli("--json", stdin=_real_output(NOT_TORCH[name]))
+    assert json.loads(result.stdout)["matches"] == []
+    assert result.returncode == 1
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00\xff\xfe" * 1000, bytes(range(256)) * 50, b"\n\n\n"])
+def test_garbage_never_crashes(data: bytes) -> None:
+    result = cli("--json", stdin=data)
+    assert result.returncode in (0, 1), result.stderr
+    json.loads(result.stdout)
+
+
+def test_read_input_keeps_the_end_of_a_long_stream() -> None:
+    import io
+
+    data = b"x" * (9 * 1024 * 1024) + b"\nRuntimeError: the end"
+    kept = read_input(io.BytesIO(data))
+    assert kept.endswith(b"RuntimeError: the end") and len(kept) <= 8 * 1024 * 1024
+
+
+# -- the other commands ---------------------------------------------------------------------
+
+
+def test_list_shows_every_entry_in_both_languages() -> None:
+    en = cli("list", "--lang", "en").stdout
+    zh = cli("list", "--lang", "zh").stdout
+    for entry in ENTRIES:
+        assert re.search(rf"^{re.escape(entry.id)} +\S+ +{re.escape(entry.title.en)}$", en, re.M)
+        assert entry.title.zh in zh
+
+
+def test_show_prints_the_whole_entry() -> None:
+    entry = ENTRIES[0]
+    out = cli("show", entry.id, "--lang", "en").stdout
+    assert entry.title.en in out and entry.fix.en.strip().splitlines()[0] in out
+    assert cli("show", "no-such-id").returncode == 2
+
+
+def test_repro_fixed_runs_the_fix() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "diagnoser", "repro", "shape-matmul", "--fixed"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr
+    broken = subprocess.run(
+        [sys.executable, "-m", "diagnoser", "repro", "shape-matmul"], capture_output=True, text=True
+    )
+    assert broken.returncode == 1 and "mat1 and mat2 shapes cannot be multiplied" in broken.stderr
+
+
+def test_run_passes_output_through_and_diagnoses_the_crash(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text("import torch\nprint('epoch 1')\nx = torch.randn(4, 3) @ torch.randn(5, 2)\n")
+    result = cli("run", "--lang", "en", str(script))
+    assert result.returncode == 1  # the script's own exit code
+    assert "epoch 1" in result.stdout
+    assert "Traceback (most recent call last)" in result.stderr  # the original traceback, untouched
+    assert "[shape-matmul, 100]" in result.stdout
+    assert re.search(r"where: \S*train\.py:3", result.stdout)

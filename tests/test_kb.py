@@ -1,0 +1,135 @@
+"""Every entry, generated from kb/: valid, bilingual, recognised from its own examples."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from diagnoser.index import Index, kb_dir, reproductions_dir
+from diagnoser.match import diagnose
+from diagnoser.schema import Entry, KBError, Text, load_entry, load_kb
+
+from .conftest import ENTRIES, entry_params
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _texts(entry: Entry) -> dict[str, Text]:
+    found = {"title": entry.title, "cause": entry.cause, "fix": entry.fix}
+    for i, sig in enumerate(entry.signatures):
+        if sig.explain:
+            found[f"signatures[{i}].explain"] = sig.explain
+    return found
+
+
+@pytest.mark.parametrize("entry", entry_params())
+def test_both_languages_are_written(entry: Entry) -> None:
+    for field, text in _texts(entry).items():
+        assert CJK.search(text.zh), f"{entry.id}: {field}.zh has no Chinese in it"
+        assert not CJK.search(text.en), f"{entry.id}: {field}.en has Chinese in it"
+    if entry.symptoms:
+        assert all(CJK.search(p) for p in entry.symptoms.phrases.zh)
+
+
+@pytest.mark.parametrize("entry", entry_params())
+def test_fix_shows_code_in_both_languages(entry: Entry) -> None:
+    assert "```" in entry.fix.en and "```" in entry.fix.zh
+
+
+@pytest.mark.parametrize("entry", entry_params())
+def test_reproduction_script_exists(entry: Entry) -> None:
+    assert entry.reproduction.script == f"reproductions/{entry.id}.py"
+    assert (reproductions_dir() / f"{entry.id}.py").is_file()
+
+
+def _example_params() -> list[pytest.param]:  # type: ignore[type-arg]
+    return [
+        pytest.param(e.id, example, id=f"{e.id}-{i}")
+        for e in ENTRIES
+        for i, example in enumerate(e.examples)
+    ]
+
+
+@pytest.mark.parametrize(("entry_id", "example"), _example_params())
+def test_every_example_is_diagnosed_as_its_own_entry_first(
+    entry_id: str, example: str, index: Index
+) -> None:
+    matches = diagnose(example, index).matches
+    assert matches, f"no entry matched {example!r}"
+    assert matches[0].entry.id == entry_id, [(m.entry.id, m.score) for m in matches]
+    assert matches[0].method == "signature", (
+        "examples must be recognised by a signature, not by luck"
+    )
+
+
+def test_ids_are_unique_and_see_also_resolves() -> None:
+    ids = [e.id for e in ENTRIES]
+    assert len(ids) == len(set(ids))
+    for entry in ENTRIES:
+        assert set(entry.see_also) <= set(ids), entry.id
+
+
+# -- what a broken kb/ file says -------------------------------------------------------------
+
+
+def _broken_copy(tmp_path: Path, entry_id: str, change: dict[str, object]) -> Path:
+    kb = tmp_path / "kb"
+    shutil.copytree(kb_dir(), kb)
+    path = kb / f"{entry_id}.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data.update(change)
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return kb
+
+
+def test_a_bad_regex_names_file_field_and_reason(tmp_path: Path) -> None:
+    entry_id = ENTRIES[0].id
+    sigs = [{"pattern": "ok"}, {"pattern": "mat1 (unclosed"}]
+    kb = _broken_copy(tmp_path, entry_id, {"signatures": sigs})
+    with pytest.raises(KBError) as err:
+        load_kb(kb)
+    where = f"{kb / entry_id}.yaml: signatures[1].pattern"
+    assert str(err.value) == f"{where}: missing ), unterminated subpattern at position 5"
+
+
+def test_a_dangling_see_also_names_the_missing_id(tmp_path: Path) -> None:
+    entry_id = ENTRIES[0].id
+    kb = _broken_copy(tmp_path, entry_id, {"see_also": ["no-such-entry"]})
+    with pytest.raises(KBError, match=r"see_also\[0\]: no entry with id 'no-such-entry'"):
+        load_kb(kb)
+
+
+def test_a_missing_translation_names_the_field(tmp_path: Path) -> None:
+    entry_id = ENTRIES[0].id
+    kb = _broken_copy(tmp_path, entry_id, {"title": {"en": "Only English"}})
+    with pytest.raises(KBError, match=r"\.yaml: title\.zh: Field required"):
+        load_entry(kb / f"{entry_id}.yaml")
+
+
+def test_an_unknown_field_is_refused(tmp_path: Path) -> None:
+    entry_id = ENTRIES[0].id
+    kb = _broken_copy(tmp_path, entry_id, {"sigantures": []})
+    with pytest.raises(KBError, match=r"sigantures: Extra inputs are not permitted"):
+        load_entry(kb / f"{entry_id}.yaml")
+
+
+def test_an_explain_template_may_only_use_captured_values(tmp_path: Path) -> None:
+    entry_id = ENTRIES[0].id
+    sig = {
+        "pattern": r"size (?P<got>\d+)",
+        "explain": {"en": "got {got}, want {want}", "zh": "{got}"},
+    }
+    kb = _broken_copy(tmp_path, entry_id, {"signatures": [sig]})
+    with pytest.raises(KBError, match=r"signatures\[0\]: .*explain\.en uses \['want'\]"):
+        load_entry(kb / f"{entry_id}.yaml")
+
+
+def test_yaml_syntax_errors_give_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("id: broken\ntitle: [unclosed\n", encoding="utf-8")
+    with pytest.raises(KBError, match=r"broken\.yaml: not valid YAML \(line \d+, column \d+\)"):
+        load_entry(path)

@@ -1,0 +1,94 @@
+"""The parser on real output: errors, chains, frames, the user's own line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from diagnoser.parse import decode, parse
+
+
+def _run(code: str) -> str:
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
+    )
+    return proc.stderr
+
+
+def test_plain_traceback_frames_and_where() -> None:
+    err = _run("""
+        import json
+        def load(s):
+            return json.loads(s)
+        load("{")
+    """)
+    trace = parse(err)
+    root = trace.root
+    assert root is not None
+    assert root.exc_type == "json.decoder.JSONDecodeError"
+    assert root.message.startswith("Expecting property name")
+    assert root.where is not None
+    assert (root.where.filename, root.where.name) == ("<string>", "load")
+    assert [f.name for f in root.frames][:2] == ["<module>", "load"]
+
+
+def test_chained_exceptions_keep_both_and_the_relation() -> None:
+    err = _run("""
+        try:
+            {}["x"]
+        except KeyError as e:
+            raise ValueError("bad config") from e
+    """)
+    trace = parse(err)
+    assert [e.exc_type for e in trace.errors] == ["KeyError", "ValueError"]
+    assert trace.errors[0].relation == "cause"
+    assert trace.root is not None and trace.root.exc_type == "ValueError"
+
+
+def test_dataloader_worker_reraise_puts_the_original_error_first() -> None:
+    err = _run("""
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Rows(Dataset):
+            def __len__(self):
+                return 4
+            def __getitem__(self, i):
+                return float("n/a")
+
+        if __name__ == "__main__":
+            next(iter(DataLoader(Rows(), num_workers=1)))
+    """)
+    trace = parse(err)
+    root = trace.root
+    assert root is not None and root.relation == "worker"
+    assert root.exc_type == "ValueError"
+    assert root.message == "could not convert string to float: 'n/a'"
+    assert root.where is not None and root.where.name == "__getitem__"
+
+
+def test_bare_error_line_in_a_log() -> None:
+    trace = parse("step 10 loss 0.3\nRuntimeError: something broke\nmore log\n")
+    assert [(e.exc_type, e.message) for e in trace.errors] == [("RuntimeError", "something broke")]
+
+
+def test_text_without_an_exception_is_kept_as_one_message() -> None:
+    trace = parse("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)")
+    assert trace.root is not None and trace.root.exc_type is None
+
+
+def test_decode_survives_any_bytes() -> None:
+    assert "RuntimeError" in decode("RuntimeError: 张量".encode("gbk"))
+    assert decode("RuntimeError: x".encode("utf-16")) == "RuntimeError: x"
+    assert isinstance(decode(bytes(range(256))), str)
+
+
+def test_ansi_colours_and_progress_bars_are_removed() -> None:
+    text = (
+        "100%|\u2588\u2588| 10/10 [00:01<00:00]Traceback (most recent call last):\n"
+        '  File "train.py", line 3, in <module>\n    x = f()\n\x1b[31mRuntimeError\x1b[0m: boom\n'
+    )
+    root = parse(text).root
+    assert root is not None and (root.exc_type, root.message) == ("RuntimeError", "boom")
+    assert root.where is not None and (root.where.filename, root.where.lineno) == ("train.py", 3)
