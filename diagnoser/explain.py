@@ -16,12 +16,20 @@ class _Missing(dict[str, str]):
         raise KeyError(key)
 
 
+def _templates(match: Match) -> list[dict[str, str]]:
+    if match.signature is not None:
+        return [match.signature.explain] if match.signature.explain else []
+    if match.method == "log" and match.entry.symptoms:
+        return list(match.entry.symptoms["evidence"])
+    return []
+
+
 def explanation(match: Match, lang: str) -> str | None:
-    sig = match.signature
-    if sig is None or sig.explain is None:
-        return None
-    try:
-        text = sig.explain[lang].format_map(_Missing(match.values)).strip()
-    except (KeyError, IndexError, ValueError):
-        return None  # a wording that left an optional group empty: say nothing rather than guess
-    return _SPACE_BETWEEN_CJK.sub("", text)
+    """The first template whose values are all known, filled in; None when none fits."""
+    for template in _templates(match):
+        try:
+            text = template[lang].format_map(_Missing(match.values)).strip()
+        except (KeyError, IndexError, ValueError):
+            continue  # this wording needs a value the message or log did not give
+        return _SPACE_BETWEEN_CJK.sub("", text)
+    return None

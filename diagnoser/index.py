@@ -80,7 +80,7 @@ class Entry:
         )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: caches key on the loaded index
 class Index:
     entries: tuple[Entry, ...]
     by_id: dict[str, Entry] = field(repr=False)

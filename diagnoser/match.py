@@ -8,12 +8,15 @@ Below THRESHOLD nothing is reported: a wrong confident answer is worse than none
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from .index import Entry, Index, Signature
 from .mask import mask
 from .parse import Error, Trace, parse
+from .symptoms import detect, normalise
+from .training_log import read as read_training_log
 
 THRESHOLD = 60
 # How far a signature hit falls when the printed exception type is not one the signature lists.
@@ -24,14 +27,17 @@ _FUZZY_MIN_SIMILARITY = 82
 # An error that is not the root (a wrapper, an earlier error in a long log) ranks a little lower.
 _NOT_ROOT_FACTOR = 0.9
 _MAX_ERRORS = 200
+# A sentence names a symptom less surely than a log shows it.
+_PHRASE_SCORE = 80
+_MAX_SENTENCE = 5000
 
 
 @dataclass(frozen=True)
 class Match:
     entry: Entry
     score: int
-    error: Error
-    method: str  # "signature" | "fuzzy"
+    error: Error | None  # None for a symptom, which has no exception
+    method: str  # "signature" | "fuzzy" | "log" | "phrase"
     signature: Signature | None = None
     values: dict[str, str] = field(default_factory=dict)
 
@@ -64,6 +70,10 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             held = best.get(m.entry.id)
             if scored.score >= THRESHOLD and (held is None or scored.score > held.score):
                 best[m.entry.id] = scored
+    for m in _symptom_matches(trace.text, index):
+        held = best.get(m.entry.id)
+        if held is None or m.score > held.score:
+            best[m.entry.id] = m
     ranked = sorted(best.values(), key=lambda m: -m.score)
     return Diagnosis(trace, tuple(ranked))
 
@@ -109,3 +119,30 @@ def _masked_examples(examples: tuple[str, ...]) -> tuple[str, ...]:
         for err in parse(example).errors:
             found.append(mask(err.message.split("\n", 1)[0]))
     return tuple(found)
+
+
+def _symptom_matches(text: str, index: Index) -> list[Match]:
+    symptom_entries = [e for e in index.entries if e.symptoms]
+    if not symptom_entries:
+        return []
+    out = []
+    findings = detect(read_training_log(text))
+    sentence = normalise(text[:_MAX_SENTENCE], _vocabulary(index))
+    for entry in symptom_entries:
+        assert entry.symptoms is not None
+        finding = findings.get(entry.symptoms.get("log_signal") or "")
+        if finding:
+            out.append(Match(entry, finding.score, None, "log", values=finding.values))
+        elif any(re.search(p, sentence) for p in entry.symptoms["patterns"]):
+            out.append(Match(entry, _PHRASE_SCORE, None, "phrase"))
+    return out
+
+
+@lru_cache(maxsize=8)
+def _vocabulary(index: Index) -> frozenset[str]:
+    words: set[str] = set()
+    for entry in index.entries:
+        if entry.symptoms:
+            for phrase in entry.symptoms["phrases"]["en"] + entry.symptoms["phrases"]["zh"]:
+                words.update(re.findall(r"[a-z]{4,}", phrase.lower()))
+    return frozenset(words)

@@ -42,10 +42,10 @@ def to_json(diagnosis: Diagnosis, lang: str) -> str:
             "group": m.entry.group,
             "title": m.entry.title[lang],
             "method": m.method,
-            "message": m.error.text,
+            "message": m.error.text if m.error else None,
             "values": m.values,
             "explanation": explanation(m, lang),
-            "where": _where(m.error.where),
+            "where": _where(m.error.where) if m.error else None,
             "see_also": list(m.entry.see_also),
         }
         for m in diagnosis.matches
@@ -88,11 +88,13 @@ def to_text(diagnosis: Diagnosis, lang: str, *, colour: bool = False) -> str:
     out = [f"{s.title(entry.title[lang])}  {s.dim(f'[{entry.id}, {best.score}]')}"]
     if best.method == "fuzzy":
         out.append(s.dim(t("fuzzy", lang)))
-    out += ["", s.heading(t("what", lang)), textwrap.indent(_first_line(best.error.text), "  ")]
-    said = explanation(best, lang)
+    out += ["", s.heading(t("what", lang))]
+    if best.error:
+        out.append(textwrap.indent(_first_line(best.error.text), "  "))
+    said = explanation(best, lang) or (None if best.error else entry.title[lang])
     if said:
         out.append(textwrap.indent(said, "  → ", lambda _: True))
-    if best.error.where:
+    if best.error and best.error.where:
         out.append(f"  {t('where', lang)}: {_where_text(best.error.where)}")
     out += ["", s.heading(t("why", lang)), textwrap.indent(entry.cause[lang].strip(), "  ")]
     out += ["", s.heading(t("fix", lang)), _indent_markdown(entry.fix[lang], s)]
@@ -132,11 +134,13 @@ def to_markdown(diagnosis: Diagnosis, lang: str) -> str:
         "",
         f"### {t('what', lang)}",
     ]
-    out += ["", "```", best.error.text, "```", ""]
+    if best.error:
+        out += ["", "```", best.error.text, "```"]
+    out.append("")
     said = explanation(best, lang)
     if said:
         out += [said, ""]
-    if best.error.where:
+    if best.error and best.error.where:
         out += [f"{t('where', lang)}: `{_where_text(best.error.where)}`", ""]
     out += [f"### {t('why', lang)}", "", entry.cause[lang].strip(), ""]
     out += [f"### {t('fix', lang)}", "", entry.fix[lang].strip(), ""]

@@ -23,6 +23,7 @@ from pydantic import (
 )
 
 from .groups import GROUPS
+from .symptoms import SIGNALS
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 EntryId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
@@ -88,10 +89,40 @@ class Phrases(Strict):
 
 
 class Symptoms(Strict):
-    """How a training behaviour with no exception is recognised."""
+    """How a training behaviour with no exception is recognised: in a sentence, by `patterns`
+    (searched in the lower-cased, typo-corrected text; `phrases` are how users say it and must all
+    match), and in a training log by the detector named `log_signal`, whose findings fill the
+    `evidence` templates (the first template whose values are all known is used)."""
 
     phrases: Phrases
+    patterns: list[NonEmpty] = Field(min_length=1)
     log_signal: NonEmpty | None = None
+    evidence: list[Text] = Field(default_factory=list)
+
+    _check_patterns = field_validator("patterns")(lambda v: [_compile(p) for p in v])
+
+    @model_validator(mode="after")
+    def _evidence_uses_signal_values(self) -> Symptoms:
+        if self.log_signal is None:
+            if self.evidence:
+                raise ValueError("evidence needs a log_signal to take its values from")
+            return self
+        if self.log_signal not in SIGNALS:
+            raise ValueError(
+                f"log_signal: unknown {self.log_signal!r}; use one of {', '.join(SIGNALS)}"
+            )
+        if not self.evidence:
+            raise ValueError("a log_signal needs at least one evidence template")
+        known = SIGNALS[self.log_signal]
+        for i, text in enumerate(self.evidence):
+            for lang in ("en", "zh"):
+                unknown = _placeholders(getattr(text, lang)) - known
+                if unknown:
+                    raise ValueError(
+                        f"evidence[{i}].{lang} uses {sorted(unknown)}; "
+                        f"{self.log_signal!r} provides {sorted(known)}"
+                    )
+        return self
 
 
 class Reproduction(Strict):

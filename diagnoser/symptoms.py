@@ -1,0 +1,265 @@
+"""Training behaviours with no exception: recognised from a log's numbers or from a sentence.
+
+Each detector reads the series that training_log.py extracted and, when it sees its symptom,
+returns the evidence as named values ("at", "value", ...). The words around those values live in
+the entry's `symptoms.evidence` templates, in both languages, like every other text.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .training_log import Point, TrainingLog, finite
+
+# The values each detector can hand to an entry's evidence templates (checked by the schema).
+SIGNALS: dict[str, set[str]] = {
+    "nan": {"value", "at", "prev", "exploded_from", "first"},
+    "flat": {"metric", "first", "last", "n", "from_at", "to_at"},
+    "val-diverges": {
+        "train_from",
+        "train_to",
+        "val_best",
+        "val_best_at",
+        "val_last",
+        "val_last_at",
+        "train_acc",
+        "val_acc",
+    },
+    "zero": {"n", "from_at", "to_at"},
+    "negative": {"value", "at", "n"},
+    "grad-explodes": {"first", "first_at", "peak", "peak_at", "nonfinite_at"},
+    "grad-none": {"count", "params", "with_grad"},
+    "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},
+    "data-bound": {"pct"},
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    signal: str
+    score: int
+    values: dict[str, str]
+
+
+def fmt(x: float) -> str:
+    if not math.isfinite(x):
+        return str(x)
+    if x != 0 and (abs(x) >= 1e5 or abs(x) < 1e-3):
+        return f"{x:.1e}"
+    return f"{x:.4g}"
+
+
+def _loss(log: TrainingLog) -> list[Point]:
+    return log.series.get("loss") or log.series.get("val_loss") or []
+
+
+def _grad_explodes(log: TrainingLog) -> Finding | None:
+    points = log.series.get("grad_norm", [])
+    good = finite(points)
+    nonfinite = next((p for p in points if not math.isfinite(p.value)), None)
+    if len(points) < 2 or not good:
+        return None
+    first, peak = good[0], max(good, key=lambda p: p.value)
+    if not (nonfinite or (peak.value >= 1e3 and peak.value >= 100 * max(first.value, 1e-12))):
+        return None
+    values = {
+        "first": fmt(first.value),
+        "first_at": first.at,
+        "peak": fmt(peak.value),
+        "peak_at": peak.at,
+    }
+    if nonfinite:
+        values["nonfinite_at"] = nonfinite.at
+    return Finding("grad-explodes", 92, values)
+
+
+def _nan(log: TrainingLog) -> Finding | None:
+    points = _loss(log)
+    for i, p in enumerate(points):
+        if math.isfinite(p.value):
+            continue
+        values = {"value": fmt(p.value), "at": p.at}
+        before = finite(points[:i])
+        if before:
+            prev, first = before[-1], before[0]
+            exploded = abs(prev.value) > 1e4 or abs(prev.value) > 100 * abs(first.value) + 1
+            values["exploded_from" if exploded else "prev"] = fmt(prev.value)
+            values["first"] = fmt(first.value)
+        # When the grad norm blew up first, that is the diagnosis; nan is its consequence.
+        return Finding("nan", 85 if _grad_explodes(log) else 90, values)
+    return None
+
+
+def _zero(log: TrainingLog) -> Finding | None:
+    points = _loss(log)
+    if len(points) >= 3 and all(abs(p.value) < 1e-6 for p in points):
+        return Finding(
+            "zero", 90, {"n": str(len(points)), "from_at": points[0].at, "to_at": points[-1].at}
+        )
+    return None
+
+
+def _negative(log: TrainingLog) -> Finding | None:
+    negatives = [p for p in finite(_loss(log)) if p.value < -1e-4]
+    if not negatives:
+        return None
+    first = negatives[0]
+    return Finding(
+        "negative", 90, {"value": fmt(first.value), "at": first.at, "n": str(len(negatives))}
+    )
+
+
+def _flat(log: TrainingLog) -> Finding | None:
+    for metric in ("loss", "acc", "val_loss"):
+        points = finite(log.series.get(metric, []))
+        if len(points) < 5 or all(abs(p.value) < 1e-6 for p in points):
+            continue
+        vals = [p.value for p in points]
+        scale = max(abs(sum(vals) / len(vals)), 1e-8)
+        if (max(vals) - min(vals)) / scale < 0.02:
+            first, last = points[0], points[-1]
+            return Finding(
+                "flat",
+                85,
+                {
+                    "metric": metric,
+                    "first": fmt(first.value),
+                    "last": fmt(last.value),
+                    "n": str(len(points)),
+                    "from_at": first.at,
+                    "to_at": last.at,
+                },
+            )
+    return None
+
+
+def _val_diverges(log: TrainingLog) -> Finding | None:
+    train, val = finite(log.series.get("loss", [])), finite(log.series.get("val_loss", []))
+    if len(train) >= 3 and len(val) >= 3:
+        best = min(val, key=lambda p: p.value)
+        last = val[-1]
+        train_falls = train[-1].value < 0.8 * train[0].value
+        val_rises = last is not best and last.value > 1.1 * best.value + 1e-3
+        if train_falls and val_rises:
+            return Finding(
+                "val-diverges",
+                88,
+                {
+                    "train_from": fmt(train[0].value),
+                    "train_to": fmt(train[-1].value),
+                    "val_best": fmt(best.value),
+                    "val_best_at": best.at,
+                    "val_last": fmt(last.value),
+                    "val_last_at": last.at,
+                },
+            )
+    acc, val_acc = finite(log.series.get("acc", [])), finite(log.series.get("val_acc", []))
+    if acc and val_acc and acc[-1].value - val_acc[-1].value > 0.2 * max(acc[-1].value, 1e-8):
+        return Finding(
+            "val-diverges", 85, {"train_acc": fmt(acc[-1].value), "val_acc": fmt(val_acc[-1].value)}
+        )
+    return None
+
+
+def _memory_grows(log: TrainingLog) -> Finding | None:
+    points = finite(log.series.get("memory", []))
+    if len(points) < 4:
+        return None
+    steps = [b.value - a.value for a, b in itertools.pairwise(points)]
+    rising = sum(s > 0 for s in steps) >= 0.8 * len(steps)
+    first, last = points[0], points[-1]
+    if rising and last.value >= 1.25 * first.value and last.value - first.value >= 10:
+        per_step = (last.value - first.value) / len(steps)
+        return Finding(
+            "memory-grows",
+            88,
+            {
+                "first": fmt(first.value),
+                "last": fmt(last.value),
+                "n": str(len(points)),
+                "first_at": first.at,
+                "last_at": last.at,
+                "per_step": fmt(per_step),
+            },
+        )
+    return None
+
+
+def _data_bound(log: TrainingLog) -> Finding | None:
+    wait = finite(log.series.get("data_wait_pct", []))
+    if wait:
+        pct = sum(p.value for p in wait) / len(wait)
+    else:
+        data, compute = (
+            finite(log.series.get("data_time", [])),
+            finite(log.series.get("compute_time", [])),
+        )
+        if not data or not compute:
+            return None
+        d, c = sum(p.value for p in data) / len(data), sum(p.value for p in compute) / len(compute)
+        pct = 100 * d / max(d + c, 1e-12)
+    return Finding("data-bound", 90, {"pct": f"{pct:.0f}"}) if pct >= 50 else None
+
+
+def _grad_none(log: TrainingLog) -> Finding | None:
+    if not log.grad_none:
+        return None
+    shown = ", ".join(log.grad_none[:5]) + (", ..." if len(log.grad_none) > 5 else "")
+    return Finding(
+        "grad-none",
+        90,
+        {"count": str(len(log.grad_none)), "params": shown, "with_grad": str(len(log.grad_set))},
+    )
+
+
+DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
+    "nan": _nan,
+    "flat": _flat,
+    "val-diverges": _val_diverges,
+    "zero": _zero,
+    "negative": _negative,
+    "grad-explodes": _grad_explodes,
+    "grad-none": _grad_none,
+    "memory-grows": _memory_grows,
+    "data-bound": _data_bound,
+}
+
+
+def detect(log: TrainingLog) -> dict[str, Finding]:
+    found = {}
+    for signal, detector in DETECTORS.items():
+        finding = detector(log)
+        if finding:
+            found[signal] = finding
+    return found
+
+
+# -- sentences ----------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z]{4,}")
+
+
+def normalise(text: str, vocabulary: frozenset[str]) -> str:
+    """Full-width to ASCII, lower case, and English typos corrected towards our phrases' words."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return _WORD.sub(lambda m: _correct(m.group(0), vocabulary), text)
+
+
+def _correct(word: str, vocabulary: frozenset[str]) -> str:
+    if word in vocabulary or len(word) < 5:
+        return word
+    return _closest(word, vocabulary) or word
+
+
+@lru_cache(maxsize=4096)
+def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
+    from rapidfuzz import fuzz, process
+
+    hit = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=80)
+    return hit[0] if hit else None

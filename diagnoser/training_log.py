@@ -1,0 +1,131 @@
+"""Read the numbers out of a training log: loss, val loss, accuracy, grad norm, memory, timings.
+
+Formats seen in the wild, one record per line: plain `epoch 3 loss 0.42`, `key=value` (tqdm and
+Lightning postfixes), `key: value - key: value` (Keras style), `a | b | c` tables, Python dicts and
+JSON lines (HF Trainer). Keys are mapped to canonical names; unknown keys are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+_NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
+_SEGMENTS = re.compile(r"\s*(?:\||,|;|\t| - | — )\s*")
+_PAIR = re.compile(
+    rf"(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){{0,3}}?)['\"]?\s*[:=]?\s*['\"]?(?P<value>{_NUM})"
+    r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
+    re.IGNORECASE,
+)
+_EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
+_STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
+_GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
+
+_SPLIT = r"(?:train(?:ing)?|val(?:id(?:ation)?)?|eval|dev|test)"
+_KEYS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "val_loss",
+        re.compile(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?loss(?:[_/](?:step|epoch))?$"),
+    ),
+    ("loss", re.compile(r"^(?:train(?:ing)?[ _/-]?)?loss(?:[_/](?:step|epoch))?$")),
+    ("val_acc", re.compile(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:uracy)?$")),
+    ("acc", re.compile(r"^(?:train(?:ing)?[ _/-]?)?acc(?:uracy)?$")),
+    ("grad_norm", re.compile(r"^(?:grad(?:ient)?[ _]?norm|total[ _]norm|gnorm)$")),
+    (
+        "memory",
+        re.compile(
+            r"^(?:(?:gpu|cuda|max)[ _]?)?mem(?:ory)?(?:[ _](?:allocated|reserved|used))?$"
+            r"|^(?:max[ _])?(?:memory[ _])?allocated$"
+        ),
+    ),
+    ("data_time", re.compile(r"^data(?:[ _]?(?:time|load(?:ing)?(?:[ _]time)?))?$")),
+    ("compute_time", re.compile(r"^(?:compute|forward|gpu|model)(?:[ _]time)?$")),
+    ("data_wait_pct", re.compile(r"^waiting (?:on|for) data$")),
+]
+_TO_MB = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1.0, "mib": 1.0, "gb": 1024.0, "gib": 1024.0}
+
+
+@dataclass(frozen=True)
+class Point:
+    value: float
+    line: int  # 1-based line number in the log
+    epoch: int | None = None
+    step: int | None = None
+
+    @property
+    def at(self) -> str:
+        """Where in the run, in the log's own terms: "epoch 5, step 1200", else "line 17"."""
+        parts = [
+            f"epoch {self.epoch}" if self.epoch is not None else "",
+            f"step {self.step}" if self.step is not None else "",
+        ]
+        return ", ".join(p for p in parts if p) or f"line {self.line}"
+
+
+@dataclass
+class TrainingLog:
+    series: dict[str, list[Point]] = field(default_factory=dict)
+    grad_none: list[str] = field(default_factory=list)  # parameters printed with `grad: None`
+    grad_set: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.series or self.grad_none)
+
+
+def canonical_key(key: str) -> str | None:
+    key = key.strip().strip("'\"{[").lower()
+    for name, pattern in _KEYS:
+        if pattern.match(key):
+            return name
+    return None
+
+
+def _number(text: str) -> float:
+    return float(text.lower().replace("infinity", "inf"))
+
+
+def read(text: str, max_lines: int = 200_000) -> TrainingLog:
+    log = TrainingLog()
+    for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
+        grad = _GRAD_NONE.match(line)
+        if grad:
+            log.grad_none.append(grad.group("param"))
+            continue
+        if re.match(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])", line):
+            log.grad_set.append(line.split()[0])
+            continue
+        _read_line(line, lineno, log)
+    return log
+
+
+def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
+    if len(line) > 2000:  # no log line of metrics is this long; skip binary or minified junk
+        return
+    epoch = _EPOCH.search(line)
+    step = _STEP.search(line)
+    found: dict[str, float] = {}
+    for segment in _SEGMENTS.split(line):
+        for m in _PAIR.finditer(segment):
+            name = canonical_key(m.group("key").split("]")[-1])
+            if name is None or name in found:
+                continue
+            value = _number(m.group("value"))
+            unit = (m.group("unit") or "").lower()
+            if name == "memory" and unit in _TO_MB:
+                value *= _TO_MB[unit]
+            if name.endswith("_time") and unit == "ms":
+                value /= 1000
+            found[name] = value
+    for name, value in found.items():
+        point = Point(
+            value,
+            lineno,
+            int(epoch.group(1)) if epoch else None,
+            int(step.group(1)) if step else None,
+        )
+        log.series.setdefault(name, []).append(point)
+
+
+def finite(points: list[Point]) -> list[Point]:
+    return [p for p in points if math.isfinite(p.value)]
