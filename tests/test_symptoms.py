@@ -1,0 +1,139 @@
+"""Symptoms: sentences in both languages, and the numbers in real training-log formats."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from diagnoser.index import Index
+from diagnoser.match import diagnose
+from diagnoser.schema import Entry
+from diagnoser.symptoms import detect
+from diagnoser.training_log import read
+
+from .conftest import ENTRIES, cli, entry_params, run_reproduction, skip_if_needs
+
+
+def _phrases() -> list[pytest.param]:  # type: ignore[type-arg]
+    return [
+        pytest.param(e.id, phrase, id=f"{e.id}-{lang}-{i}")
+        for e in ENTRIES
+        if e.symptoms
+        for lang in ("en", "zh")
+        for i, phrase in enumerate(getattr(e.symptoms.phrases, lang))
+    ]
+
+
+@pytest.mark.parametrize(("entry_id", "phrase"), _phrases())
+def test_every_phrase_names_its_symptom_first(entry_id: str, phrase: str, index: Index) -> None:
+    matches = diagnose(phrase, index).matches
+    assert matches and matches[0].entry.id == entry_id, [(m.entry.id, m.score) for m in matches]
+
+
+@pytest.mark.parametrize("entry", entry_params("symptom"))
+def test_the_fixed_runs_log_is_healthy(entry: Entry) -> None:
+    proc = run_reproduction(entry.id, fixed=True)
+    skip_if_needs(proc)
+    result = cli("--json", stdin=proc.stdout + proc.stderr)
+    assert result.returncode == 1, result.stdout
+
+
+@pytest.mark.parametrize("entry", entry_params("symptom"))
+def test_the_evidence_quotes_the_logs_own_numbers(entry: Entry) -> None:
+    proc = run_reproduction(entry.id)
+    skip_if_needs(proc)
+    for lang in ("en", "zh"):
+        out = cli("--lang", lang, stdin=proc.stdout).stdout
+        evidence = next(line for line in out.splitlines() if line.startswith("  → "))
+        numbers = [w for w in evidence.replace("，", " ").split() if any(c.isdigit() for c in w)]
+        assert numbers, evidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The build finished in 3 minutes.",
+        "how do I install pytorch on windows",
+        "my loss is 0.69 at the start",
+        "我想问一下 DataLoader 怎么用",
+    ],
+)
+def test_sentences_that_are_no_symptom_get_nothing(text: str, index: Index) -> None:
+    assert diagnose(text, index).matches == ()
+
+
+HEALTHY = "\n".join(
+    f"epoch {i:3d} | train_loss {2.3 * 0.8**i:.4f} | val_loss {2.4 * 0.82**i:.4f} | "
+    f"val_acc {min(0.99, 0.1 + 0.08 * i):.3f}"
+    for i in range(1, 21)
+)
+
+
+def test_a_healthy_log_gets_nothing(index: Index) -> None:
+    assert diagnose(HEALTHY, index).matches == ()
+
+
+# -- reading training logs ------------------------------------------------------------------------
+
+FORMATS = {
+    "plain": ("epoch 3 loss 0.42 acc 0.8", {"loss": 0.42, "acc": 0.8}, 3),
+    "pipes": ("epoch  1 | loss 0.7047 | acc 0.479", {"loss": 0.7047, "acc": 0.479}, 1),
+    "brackets": ("Epoch [5/15], Loss: inf", {"loss": math.inf}, 5),
+    "keras": (
+        "Epoch 1/10 - loss: -0.0000 - accuracy: 0.5 - val_loss: 0.7",
+        {"loss": -0.0, "acc": 0.5, "val_loss": 0.7},
+        1,
+    ),
+    "hf-dict": (
+        "{'loss': 0.6931, 'grad_norm': 1.5, 'learning_rate': 5e-05, 'epoch': 2.0}",
+        {"loss": 0.6931, "grad_norm": 1.5},
+        2,
+    ),
+    "json": (
+        '{"epoch": 4, "train_loss": 0.5, "eval_loss": 0.7, "eval_accuracy": 0.61}',
+        {"loss": 0.5, "val_loss": 0.7, "val_acc": 0.61},
+        4,
+    ),
+    "lightning": (
+        "Epoch 3: 100%|██████████| 50/50 [00:01<00:00, 30.2it/s, loss=0.42, v_num=0, val_loss=0.5]",
+        {"loss": 0.42, "val_loss": 0.5},
+        3,
+    ),
+    "memory": (
+        "epoch 8 | val_loss 2.3115 | memory   642.9 MB",
+        {"val_loss": 2.3115, "memory": 642.9},
+        8,
+    ),
+    "memory-gib": ("epoch 2 loss 1.0 gpu_mem 1.5GiB", {"loss": 1.0, "memory": 1536.0}, 2),
+    "timings": (
+        "epoch 2 | loss 2.37 | data 0.61s | compute 5ms | waiting on data 99% of the time",
+        {"loss": 2.37, "data_time": 0.61, "compute_time": 0.005, "data_wait_pct": 99.0},
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_log_formats(name: str) -> None:
+    line, expected, epoch = FORMATS[name]
+    log = read(line)
+    got = {k: v[0].value for k, v in log.series.items()}
+    assert got == expected
+    assert all(p.epoch == epoch for points in log.series.values() for p in points)
+
+
+def test_nan_evidence_names_the_step_and_the_value_before() -> None:
+    log = read("step 1199 loss 3.2e+07\nstep 1200 loss nan\n")
+    finding = detect(log)["nan"]
+    assert finding.values == {
+        "value": "nan",
+        "at": "step 1200",
+        "exploded_from": "3.2e+07",
+        "first": "3.2e+07",
+    }
+
+
+def test_grad_none_lines() -> None:
+    log = read("backbone.0.weight    grad: None\nhead.weight          grad: norm=0.1804\n")
+    assert log.grad_none == ["backbone.0.weight"] and log.grad_set == ["head.weight"]
