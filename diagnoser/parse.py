@@ -17,6 +17,8 @@ MAX_MESSAGE_LINES = 60
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
+# A header glued to what came before it; "Original Traceback" (a worker re-raise) stays put.
+_GLUED_TRACEBACK = re.compile(r"(?<!Original )Traceback \(most recent call last\):")
 _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>.+))?\s*$')
 _EXC = re.compile(
     r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Failure))"
@@ -77,11 +79,18 @@ class Trace:
 
     @property
     def root(self) -> Error | None:
-        """The error to explain first: a worker's original error, else the last one raised."""
+        """The error to explain first: a DataLoader worker's original error; else the first error
+        of the last chain, since "The above exception was the direct cause of..." and "During
+        handling of the above exception..." both print the original problem first."""
         for err in self.errors:
             if err.relation == "worker":
                 return err
-        return self.errors[-1] if self.errors else None
+        if not self.errors:
+            return None
+        i = len(self.errors) - 1
+        while i > 0 and self.errors[i - 1].relation in ("cause", "context"):
+            i -= 1
+        return self.errors[i]
 
 
 def decode(data: bytes) -> str:
@@ -102,7 +111,7 @@ def clean(text: str) -> str:
     text = _ANSI.sub("", text).replace("\x00", "")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     # A progress bar glued to the header: put the header on a line of its own.
-    return _TRACEBACK.sub(
+    return _GLUED_TRACEBACK.sub(
         lambda m: m.group(0) if _at_line_start(text, m.start()) else "\n" + m.group(0), text
     )
 
@@ -133,7 +142,7 @@ def parse(text: str) -> Trace:
             continue
         exc = _EXC.match(line)
         if exc and exc.group("msg") is not None:
-            message, i = _read_message(lines, i + 1, exc.group("msg"))
+            message, i = _read_message(lines, i + 1, exc.group("msg"), bare=True)
             errors.extend(_with_worker_error(Error(exc.group("type"), message)))
             continue
         i += 1
@@ -180,12 +189,16 @@ def _read_traceback(lines: list[str], i: int) -> tuple[Error | None, int]:
     return None, i
 
 
-def _read_message(lines: list[str], i: int, first: str) -> tuple[str, int]:
-    """A message runs on until a blank line, a new traceback or a chaining sentence."""
+def _read_message(lines: list[str], i: int, first: str, *, bare: bool = False) -> tuple[str, int]:
+    """A message runs on until a blank line, a new traceback or a chaining sentence. A bare error
+    line in a log (no traceback above it) takes only indented continuation lines: the next
+    unindented line is the log going on."""
     parts = [first]
     while i < len(lines) and len(parts) < MAX_MESSAGE_LINES:
         line = lines[i]
         if not line.strip() and not _continues(lines, i + 1):
+            break
+        if bare and not line[:1].isspace() and not line.lstrip().startswith("Original Traceback"):
             break
         if _TRACEBACK.search(line) and not line.lstrip().startswith("Original Traceback"):
             break

@@ -40,8 +40,8 @@ def cli(
 ) -> subprocess.CompletedProcess[str]:
     """Run `python -m diagnoser ARGS` as a user would, stdin piped in."""
     data = stdin.encode() if isinstance(stdin, str) else stdin
-    full_env = {**os.environ, "NO_COLOR": "1", "LANG": "C.UTF-8", **(env or {})}
-    full_env.pop("LC_ALL", None)
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    full_env.update({"NO_COLOR": "1", "LANG": "C.UTF-8", **(env or {})})
     proc = subprocess.run(
         [sys.executable, "-m", "diagnoser", *args],
         input=data,

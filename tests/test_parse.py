@@ -43,7 +43,7 @@ def test_chained_exceptions_keep_both_and_the_relation() -> None:
     trace = parse(err)
     assert [e.exc_type for e in trace.errors] == ["KeyError", "ValueError"]
     assert trace.errors[0].relation == "cause"
-    assert trace.root is not None and trace.root.exc_type == "ValueError"
+    assert trace.root is not None and trace.root.exc_type == "KeyError"  # the original problem
 
 
 def test_dataloader_worker_reraise_puts_the_original_error_first() -> None:
