@@ -36,3 +36,16 @@ def mask(message: str) -> str:
     for placeholder, pattern in _MASKS:
         message = pattern.sub(placeholder, message)
     return _SPACE.sub(" ", message).strip().lower()
+
+
+# The words a reworded message keeps but a different error changes: quoted names, dotted or
+# called identifiers, Python type names. "'dict' object has no attribute 'to'" resembles
+# "'list' object has no attribute 'to'" letter for letter, yet it is another error.
+_KEY_TOKENS = re.compile(
+    r"'[^'\s]{1,60}'|\"[^\"\s]{1,60}\"|\b[\w.]*\w\.\w[\w.]*(?:\(\))?|\b\w+\(\)"
+    r"|\b(?:str|int|float|bool|bytes|tuple|list|dict|set|NoneType|Tensor|ndarray)\b"
+)
+
+
+def key_tokens(masked: str) -> frozenset[str]:
+    return frozenset(_KEY_TOKENS.findall(masked))

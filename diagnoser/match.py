@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 from .index import Entry, Index, Signature
-from .mask import mask
+from .mask import key_tokens, mask
 from .parse import Error, Trace, parse
 from .symptoms import detect, normalise
 from .training_log import read as read_training_log
@@ -101,23 +101,31 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     masked = mask(err.message.split("\n", 1)[0])
     if len(masked) < 12:  # too little text to resemble anything reliably
         return []
+    keys = key_tokens(masked)
     out = []
     for entry in index.entries:
-        examples = _masked_examples(entry.examples)
-        if not examples:
-            continue
-        similarity = max(fuzz.ratio(masked, ex) for ex in examples)
+        if any(s.unless_regex and s.unless_regex.search(err.message) for s in entry.signatures):
+            continue  # the entry itself says this message belongs elsewhere
+        similarity = max(
+            (
+                fuzz.ratio(masked, ex)
+                for ex, ex_keys in _masked_examples(entry.examples)
+                if ex_keys == keys
+            ),
+            default=0.0,
+        )
         if similarity >= _FUZZY_MIN_SIMILARITY:
             out.append(Match(entry, round(similarity * _FUZZY_CAP / 100), err, "fuzzy"))
     return out
 
 
 @cache
-def _masked_examples(examples: tuple[str, ...]) -> tuple[str, ...]:
+def _masked_examples(examples: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
     found = []
     for example in examples:
         for err in parse(example).errors:
-            found.append(mask(err.message.split("\n", 1)[0]))
+            masked = mask(err.message.split("\n", 1)[0])
+            found.append((masked, key_tokens(masked)))
     return tuple(found)
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+
 from diagnoser.index import Index
 from diagnoser.match import THRESHOLD, diagnose
 
@@ -46,3 +51,19 @@ def test_the_root_error_outranks_earlier_noise(index: Index) -> None:
     )
     best = diagnose(log, index).best
     assert best is not None and best.entry.id == "shape-matmul" and best.score == 100
+
+
+NEAR_MISSES = {
+    # Real Python/torch messages one word away from an entry's example, but other errors.
+    "dataset-init": "class MyDataset:\n    def __init__(self, root): pass\nMyDataset()",
+    "dict-to": "{}.to('cpu')",
+    "tuple-str-index": "(1, 2)['a']",
+    "linear-ndarray": "import numpy as np, torch\ntorch.nn.functional.linear(np.ones(3), None)",
+}
+
+
+@pytest.mark.parametrize("name", NEAR_MISSES)
+def test_a_near_miss_is_not_claimed_by_resemblance(name: str, index: Index) -> None:
+    proc = subprocess.run([sys.executable, "-c", NEAR_MISSES[name]], capture_output=True, text=True)
+    assert proc.returncode == 1 and "Error" in proc.stderr
+    assert diagnose(proc.stderr, index).matches == (), proc.stderr.splitlines()[-1]
