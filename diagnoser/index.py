@@ -84,15 +84,23 @@ class Entry:
 class Index:
     entries: tuple[Entry, ...]
     by_id: dict[str, Entry] = field(repr=False)
+    # The English words of the symptom phrases, which typos in a sentence are corrected towards.
+    vocabulary: frozenset[str] = field(default=frozenset(), repr=False)
 
     @classmethod
-    def from_entries(cls, entries: list[Entry]) -> Index:
-        return cls(tuple(entries), {e.id: e for e in entries})
+    def from_data(cls, data: dict[str, Any]) -> Index:
+        entries = [Entry.from_dict(d) for d in data["entries"]]
+        return cls(tuple(entries), {e.id: e for e in entries}, frozenset(data["vocabulary"]))
 
 
 def _fingerprint(kb: Path) -> str:
     h = hashlib.sha256(f"{__version__}\0".encode())
-    for code in ("schema.py", "index.py", "groups.py"):  # the code that decides the index's shape
+    for code in (
+        "schema.py",
+        "index.py",
+        "groups.py",
+        "symptoms.py",
+    ):  # the code that decides the index's shape
         h.update((_HERE / code).read_bytes())
     for path in sorted(kb.glob("*.yaml")):
         h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
@@ -107,11 +115,23 @@ def cache_dir() -> Path:
     return Path(base) / "torch-diagnoser"
 
 
-def compile_kb(kb: Path) -> list[dict[str, Any]]:
-    """Validate kb/ (raises schema.KBError) and return the entries as plain JSON data."""
-    from .schema import load_kb  # pydantic and YAML only when the index is (re)built
+def compile_kb(kb: Path) -> dict[str, Any]:
+    """Validate kb/ (raises schema.KBError) and return the index as plain JSON data."""
+    from .schema import load_kb  # pydantic, YAML and rapidfuzz only when the index is (re)built
+    from .symptoms import clean_vocabulary
 
-    return [e.model_dump(mode="json") for e in load_kb(kb)]
+    entries = load_kb(kb)
+    words = [
+        word
+        for e in entries
+        if e.symptoms
+        for phrase in e.symptoms.phrases.en + e.symptoms.phrases.zh
+        for word in re.findall(r"[a-z]{4,}", phrase.lower())
+    ]
+    return {
+        "entries": [e.model_dump(mode="json") for e in entries],
+        "vocabulary": sorted(clean_vocabulary(words)),
+    }
 
 
 def load_index(kb: Path | None = None) -> Index:
@@ -123,10 +143,10 @@ def load_index(kb: Path | None = None) -> Index:
     except (OSError, ValueError):
         data = compile_kb(kb)
         _write_cache(cached, data)
-    return Index.from_entries([Entry.from_dict(d) for d in data])
+    return Index.from_data(data)
 
 
-def _write_cache(path: Path, data: list[dict[str, Any]]) -> None:
+def _write_cache(path: Path, data: dict[str, Any]) -> None:
     """Best effort: an unwritable cache only costs speed, never a diagnosis."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 
 from .index import Entry, Index, Signature
 from .mask import key_tokens, mask
@@ -135,7 +135,7 @@ def _symptom_matches(text: str, index: Index) -> list[Match]:
         return []
     out = []
     findings = detect(read_training_log(text))
-    sentence = normalise(text[:_MAX_SENTENCE], _vocabulary(index))
+    sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary)
     for entry in symptom_entries:
         assert entry.symptoms is not None
         finding = findings.get(entry.symptoms.get("log_signal") or "")
@@ -144,13 +144,3 @@ def _symptom_matches(text: str, index: Index) -> list[Match]:
         elif any(re.search(p, sentence) for p in entry.symptoms["patterns"]):
             out.append(Match(entry, _PHRASE_SCORE, None, "phrase"))
     return out
-
-
-@lru_cache(maxsize=8)
-def _vocabulary(index: Index) -> frozenset[str]:
-    words: set[str] = set()
-    for entry in index.entries:
-        if entry.symptoms:
-            for phrase in entry.symptoms["phrases"]["en"] + entry.symptoms["phrases"]["zh"]:
-                words.update(re.findall(r"[a-z]{4,}", phrase.lower()))
-    return frozenset(words)

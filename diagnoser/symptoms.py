@@ -66,7 +66,9 @@ def _grad_explodes(log: TrainingLog) -> Finding | None:
     if len(points) < 2 or not good:
         return None
     first, peak = good[0], max(good, key=lambda p: p.value)
-    if not (nonfinite or (peak.value >= 1e3 and peak.value >= 100 * max(first.value, 1e-12))):
+    # One spike that recovers at once is noise; explosion is growth that stays (or goes non-finite).
+    high = [p for p in good if p.value >= 1e3 and p.value >= 100 * max(first.value, 1e-12)]
+    if not (nonfinite or len(high) >= 2):
         return None
     values = {
         "first": fmt(first.value),
@@ -98,7 +100,7 @@ def _nan(log: TrainingLog) -> Finding | None:
 
 def _zero(log: TrainingLog) -> Finding | None:
     points = _loss(log)
-    if len(points) >= 3 and all(abs(p.value) < 1e-6 for p in points):
+    if len(points) >= 2 and all(abs(p.value) < 1e-6 for p in points):
         return Finding(
             "zero", 90, {"n": str(len(points)), "from_at": points[0].at, "to_at": points[-1].at}
         )
@@ -116,13 +118,19 @@ def _negative(log: TrainingLog) -> Finding | None:
 
 
 def _flat(log: TrainingLog) -> Finding | None:
+    """Five readings within 2% of each other, or three identical ones (a log's "..." hides the
+    rest). A series still falling at every reading is slow, not stuck; a high accuracy is done."""
+    acc = finite(log.series.get("acc", []) or log.series.get("val_acc", []))
+    if acc and acc[-1].value >= 0.95:
+        return None
     for metric in ("loss", "acc", "val_loss"):
         points = finite(log.series.get(metric, []))
-        if len(points) < 5 or all(abs(p.value) < 1e-6 for p in points):
+        if len(points) < 3 or all(abs(p.value) < 1e-6 for p in points):
             continue
         vals = [p.value for p in points]
-        scale = max(abs(sum(vals) / len(vals)), 1e-8)
-        if (max(vals) - min(vals)) / scale < 0.02:
+        spread = (max(vals) - min(vals)) / max(abs(sum(vals) / len(vals)), 1e-8)
+        still_falling = all(b < a for a, b in itertools.pairwise(vals))
+        if (spread < 1e-4 or (len(points) >= 5 and spread < 0.02)) and not still_falling:
             first, last = points[0], points[-1]
             return Finding(
                 "flat",
@@ -141,7 +149,7 @@ def _flat(log: TrainingLog) -> Finding | None:
 
 def _val_diverges(log: TrainingLog) -> Finding | None:
     train, val = finite(log.series.get("loss", [])), finite(log.series.get("val_loss", []))
-    if len(train) >= 3 and len(val) >= 3:
+    if len(train) >= 2 and len(val) >= 2:
         best = min(val, key=lambda p: p.value)
         last = val[-1]
         train_falls = train[-1].value < 0.8 * train[0].value
@@ -245,9 +253,17 @@ def detect(log: TrainingLog) -> dict[str, Finding]:
 _WORD = re.compile(r"[a-z]{4,}")
 
 
+# Typos are corrected only in what reads like a sentence: in a log, "Overwriting checkpoint"
+# must not become "overfitting".
+_MAX_CORRECTED = 300
+
+
 def normalise(text: str, vocabulary: frozenset[str]) -> str:
-    """Full-width to ASCII, lower case, and English typos corrected towards our phrases' words."""
+    """Full-width to ASCII, lower case, and, in a short text, English typos corrected towards the
+    words our phrases use ("decresing" -> "decreasing")."""
     text = unicodedata.normalize("NFKC", text).lower()
+    if len(text) > _MAX_CORRECTED:
+        return text
     return _WORD.sub(lambda m: _correct(m.group(0), vocabulary), text)
 
 
@@ -259,7 +275,37 @@ def _correct(word: str, vocabulary: frozenset[str]) -> str:
 
 @lru_cache(maxsize=4096)
 def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
+    """A typo keeps its first letter and most of the rest; "never" is no typo of "every"."""
     from rapidfuzz import fuzz, process
 
-    hit = process.extractOne(word, vocabulary, scorer=fuzz.ratio, score_cutoff=80)
+    candidates = [v for v in vocabulary if _may_be_typo_of(word, v)]
+    hit = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85)
     return hit[0] if hit else None
+
+
+def _may_be_typo_of(word: str, other: str) -> bool:
+    """Same first letter, similar length, and no inflection ("epochs" is no typo of "epoch")."""
+    return (
+        word[0] == other[0]
+        and abs(len(word) - len(other)) <= 2
+        and not word.startswith(other)
+        and not other.startswith(word)
+    )
+
+
+def clean_vocabulary(words: list[str]) -> frozenset[str]:
+    """The words typos are corrected towards, minus the typos among them: a word that a more
+    frequent word resembles closely is taken for a misspelling of it ("decresing")."""
+    from collections import Counter
+
+    from rapidfuzz import fuzz
+
+    counts = Counter(words)
+    keep = set()
+    for word, n in counts.items():
+        rivals = (
+            v for v, m in counts.items() if m > n and v[0] == word[0] and fuzz.ratio(word, v) >= 85
+        )
+        if next(rivals, None) is None:
+            keep.add(word)
+    return frozenset(keep)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -57,10 +58,43 @@ def test_the_evidence_quotes_the_logs_own_numbers(entry: Entry) -> None:
         "how do I install pytorch on windows",
         "my loss is 0.69 at the start",
         "我想问一下 DataLoader 怎么用",
+        "Overwriting existing checkpoint at epoch 3",  # no typo of "overfitting"
+        "never mind, converting the model to onnx works now",
     ],
 )
 def test_sentences_that_are_no_symptom_get_nothing(text: str, index: Index) -> None:
     assert diagnose(text, index).matches == ()
+
+
+def _typos() -> list[pytest.param]:  # type: ignore[type-arg]
+    """The two commonest typos, a swap and a dropped letter, in each phrase's longest word."""
+    params = []
+    for e in ENTRIES:
+        for i, phrase in enumerate(e.symptoms.phrases.en if e.symptoms else []):
+            words = [w for w in re.findall(r"[A-Za-z]{7,}", phrase)]
+            if words:
+                w = max(words, key=len)
+                for kind, typo in (("swap", w[:3] + w[4] + w[3] + w[5:]), ("drop", w[:4] + w[5:])):
+                    params.append(
+                        pytest.param(e.id, phrase.replace(w, typo, 1), id=f"{e.id}-{i}-{kind}")
+                    )
+    return params
+
+
+@pytest.mark.parametrize(("entry_id", "sentence"), _typos())
+def test_typos_in_a_sentence_still_find_the_symptom(
+    entry_id: str, sentence: str, index: Index
+) -> None:
+    matches = diagnose(sentence, index).matches
+    assert matches and matches[0].entry.id == entry_id, [(m.entry.id, m.score) for m in matches]
+
+
+def test_one_spike_that_recovers_is_no_explosion() -> None:
+    log = read(
+        "step 1 | loss 3.2 | grad_norm 0.5\nstep 2 | loss 3.3 | grad_norm 4100\n"
+        "step 3 | loss 3.1 | grad_norm 0.6\nstep 4 | loss 2.9 | grad_norm 0.5\n"
+    )
+    assert "grad-explodes" not in detect(log)
 
 
 HEALTHY = "\n".join(
