@@ -158,11 +158,12 @@ def test_corrupted_kb_gives_one_clear_line(tmp_path: Path, matmul_output: str) -
 # -- texts that are no PyTorch error get no match --------------------------------------
 
 
-def _real_output(code: str) -> str:
+def _real_output(code: str, error: str) -> str:
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True
     )
-    assert proc.returncode != 0
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(error), last  # the error we meant, not an ImportError
     return proc.stderr
 
 
