@@ -41,6 +41,8 @@ class Signature:
     unless: str | None = None
     torch: str | None = None
     explain: dict[str, str] | None = None
+    # Lower-cased text every match contains (anchor.py); None when the pattern has none.
+    anchor: str | None = None
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -117,6 +119,7 @@ def cache_dir() -> Path:
 
 def compile_kb(kb: Path) -> dict[str, Any]:
     """Validate kb/ (raises schema.KBError) and return the index as plain JSON data."""
+    from .anchor import required_literal
     from .schema import load_kb  # pydantic, YAML and rapidfuzz only when the index is (re)built
     from .symptoms import clean_vocabulary
 
@@ -128,8 +131,12 @@ def compile_kb(kb: Path) -> dict[str, Any]:
         for phrase in e.symptoms.phrases.en + e.symptoms.phrases.zh
         for word in re.findall(r"[a-z]{4,}", phrase.lower())
     ]
+    dumped = [e.model_dump(mode="json") for e in entries]
+    for entry in dumped:
+        for sig in entry["signatures"]:
+            sig["anchor"] = required_literal(sig["pattern"])
     return {
-        "entries": [e.model_dump(mode="json") for e in entries],
+        "entries": dumped,
         "vocabulary": sorted(clean_vocabulary(words)),
     }
 

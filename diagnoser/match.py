@@ -70,7 +70,8 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             held = best.get(m.entry.id)
             if scored.score >= THRESHOLD and (held is None or scored.score > held.score):
                 best[m.entry.id] = scored
-    for m in _symptom_matches(trace.text, index):
+    has_exception = any(e.exc_type for e in trace.errors)
+    for m in _symptom_matches(trace.text, index, has_exception):
         held = best.get(m.entry.id)
         if held is None or m.score > held.score:
             best[m.entry.id] = m
@@ -81,8 +82,11 @@ def match(trace: Trace, index: Index) -> Diagnosis:
 def _signature_matches(err: Error, index: Index) -> list[Match]:
     out = []
     exc_name = err.exc_type.rsplit(".", 1)[-1] if err.exc_type else None
+    lowered = err.message.lower()
     for entry in index.entries:
         for sig in entry.signatures:
+            if sig.anchor and sig.anchor not in lowered:
+                continue  # cheaper than compiling the pattern to find out
             hit = sig.regex.search(err.message)
             if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
                 continue
@@ -129,18 +133,19 @@ def _masked_examples(examples: tuple[str, ...]) -> tuple[tuple[str, frozenset[st
     return tuple(found)
 
 
-def _symptom_matches(text: str, index: Index) -> list[Match]:
+def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
     symptom_entries = [e for e in index.entries if e.symptoms]
     if not symptom_entries:
         return []
     out = []
     findings = detect(read_training_log(text))
-    sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary)
+    # Users describe a symptom in a sentence; a pasted traceback is no description.
+    sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
     for entry in symptom_entries:
         assert entry.symptoms is not None
         finding = findings.get(entry.symptoms.get("log_signal") or "")
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
-        elif any(re.search(p, sentence) for p in entry.symptoms["patterns"]):
+        elif sentence and any(re.search(p, sentence) for p in entry.symptoms["patterns"]):
             out.append(Match(entry, _PHRASE_SCORE, None, "phrase"))
     return out

@@ -133,3 +133,14 @@ def test_yaml_syntax_errors_give_the_line(tmp_path: Path) -> None:
     path.write_text("id: broken\ntitle: [unclosed\n", encoding="utf-8")
     with pytest.raises(KBError, match=r"broken\.yaml: not valid YAML \(line \d+, column \d+\)"):
         load_entry(path)
+
+
+@pytest.mark.parametrize("entry", entry_params("error"))
+def test_anchors_never_hide_a_match(entry: Entry, index: Index) -> None:
+    """The substring pre-filter must only skip patterns that could not have matched."""
+    compiled = index.by_id[entry.id]
+    texts = [*entry.examples, *(ex for e in ENTRIES for ex in e.examples)]
+    for sig in compiled.signatures:
+        for text in texts:
+            if sig.regex.search(text):
+                assert sig.anchor is None or sig.anchor in text.lower(), (sig.pattern, text)
