@@ -127,7 +127,7 @@ def _index(args: argparse.Namespace) -> Index | int:
 
 
 def _diagnose(args: argparse.Namespace) -> int:
-    from .parse import decode
+    from .cleanup import decode
 
     try:
         if args.file == "-":
@@ -202,7 +202,7 @@ def _run_script(args: argparse.Namespace, index: Index, lang: str) -> int:
         tail.append(line)
     code = proc.wait()
     if code != 0:
-        from .parse import decode
+        from .cleanup import decode
 
         print(file=sys.stderr)
         sys.stderr.flush()

@@ -81,7 +81,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
 
 def _signature_matches(err: Error, index: Index) -> list[Match]:
     out = []
-    exc_name = err.exc_type.rsplit(".", 1)[-1] if err.exc_type else None
+    exc_name = err.exc_type.rsplit(".", 1)[-1].lower() if err.exc_type else None
     lowered = err.message.lower()
     for entry in index.entries:
         for sig in entry.signatures:
@@ -91,7 +91,7 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
             if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
                 continue
             score = 100
-            if sig.exceptions and exc_name and exc_name not in sig.exceptions:
+            if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
                 score -= _TYPE_MISMATCH_PENALTY
             values = {k: v for k, v in hit.groupdict().items() if v is not None}
             out.append(Match(entry, score, err, "signature", sig, values))

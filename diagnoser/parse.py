@@ -1,8 +1,10 @@
 """Find the errors in pasted text: a plain data model, no knowledge of PyTorch.
 
-`parse(text) -> Trace` returns every error it finds (Python tracebacks, chained ones, the
-"Original Traceback" a DataLoader worker re-raises, bare `SomeError: message` lines) with their
-frames. Matching and rendering live elsewhere.
+`parse(text) -> Trace` returns every error it finds, with its frames: Python tracebacks and their
+chains, the "Original Traceback" inside a DataLoader worker re-raise, IPython/Jupyter/Colab
+tracebacks, the VS Code debugger's "Exception has occurred", C++ `what():` messages, CUDA kernel
+assertion lines, warnings, bare `SomeError: message` lines. cleanup.py has already removed the
+log's own decoration. Matching and rendering live elsewhere.
 """
 
 from __future__ import annotations
@@ -10,30 +12,57 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-# Messages longer than this are cut: every signature we know fits in far less, and a bound keeps
-# regex matching linear on megabyte-long lines.
+from .cleanup import normalise
+
+# Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000
 MAX_MESSAGE_LINES = 60
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_TYPE = r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
 _TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
-# A header glued to what came before it; "Original Traceback" (a worker re-raise) stays put.
-_GLUED_TRACEBACK = re.compile(r"(?<!Original )Traceback \(most recent call last\):")
-_FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>.+))?\s*$')
+_FRAME = re.compile(
+    r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>\S+))?'
+    r"(?:\s+(?P<src>\S.*))?\s*$"  # source glued to the frame line when it was flattened
+)
 _EXC = re.compile(
-    r"^\s*(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning|Interrupt|Exit|Failure))"
-    r"(?::\s?(?P<msg>.*))?$"
+    rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure))(?::\s?(?P<msg>.*))?$",
+    re.I,
 )
 # Inside a traceback the exception line may carry any class name (`Unsupported: ...`).
-_EXC_IN_TRACEBACK = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s?(?P<msg>.*))?$")
+_EXC_IN_TRACEBACK = re.compile(rf"^(?P<type>{_TYPE})(?::\s?(?P<msg>.*))?$")
 _CHAIN = re.compile(
     r"^\s*(The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:)"
 )
 _WORKER = re.compile(r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback")
+_IGNORED = re.compile(r"^Exception ignored in:")
+_WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
+_CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
+_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
+_KERNEL_ASSERT = re.compile(
+    r"^(?P<file>\S+\.cuh?):(?P<line>\d+): (?P<fn>[^\n]*?): "
+    r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
+)
+_VSCODE = re.compile(rf"^Exception has occurred: (?P<type>{_TYPE})\s*$")
+# IPython / Jupyter / Colab
+_IPY_HEADER = re.compile(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
+_IPY_FRAMES = [
+    re.compile(r"^(?:Cell|Input) In ?\[(?P<cell>\s*\d*)\], (?:line (?P<line>\d+)|in (?P<name>.+))"),
+    re.compile(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<name>[^(\s]+))?"),
+    re.compile(r"^(?P<file><ipython-input-[^>]+>|\S+\.py) in (?P<name>[^(\s]+)"),
+]
+_IPY_ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)\s(?P<src>.*)$")
+_IPY_SKIP = re.compile(r"^\s*(?:-{10,}|\d+ frames?|\s*\d+\s.*|\.\.\.)\s*$")
 _LIBRARY_PATH = re.compile(
     r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\])"
 )
+# Exceptions that only report that another process failed: never the root cause.
+_WRAPPERS = {
+    "ChildFailedError",
+    "CalledProcessError",
+    "ProcessRaisedException",
+    "ProcessExitedException",
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +79,7 @@ class Frame:
 
 @dataclass(frozen=True)
 class Error:
-    """One exception (or bare error line): its type if printed, message, frames outermost first."""
+    """One error: its type if printed, its message, its frames outermost first."""
 
     exc_type: str | None
     message: str
@@ -58,6 +87,9 @@ class Error:
     # How it relates to the error printed after it: "cause"/"context" in a chained traceback,
     # "worker" for the original error inside a DataLoader worker re-raise.
     relation: str | None = None
+    # "exception", "warning", "assert" (a CUDA kernel assertion line) or "ignored" (printed
+    # after "Exception ignored in:", e.g. a __del__ at exit).
+    kind: str = "exception"
 
     @property
     def text(self) -> str:
@@ -71,6 +103,10 @@ class Error:
                 return frame
         return None
 
+    @property
+    def is_wrapper(self) -> bool:
+        return bool(self.exc_type) and self.exc_type.rsplit(".", 1)[-1] in _WRAPPERS  # type: ignore[union-attr]
+
 
 @dataclass(frozen=True)
 class Trace:
@@ -79,96 +115,145 @@ class Trace:
 
     @property
     def root(self) -> Error | None:
-        """The error to explain first: a DataLoader worker's original error; else the first error
-        of the last chain, since "The above exception was the direct cause of..." and "During
-        handling of the above exception..." both print the original problem first."""
+        """The error to explain first.
+
+        A DataLoader worker's original error; else the last real exception (not a warning, not
+        noise after exit, not a launcher's "a child failed"), walked back to the first error of
+        its chain, since both chain sentences print the original problem first; when that says
+        only "device-side assert triggered", the kernel assertion line that names the check."""
         for err in self.errors:
             if err.relation == "worker":
                 return err
-        if not self.errors:
+        real = [i for i, e in enumerate(self.errors) if e.kind == "exception" and not e.is_wrapper]
+        if not real:
+            real = [i for i, e in enumerate(self.errors) if e.kind != "ignored"] or list(
+                range(len(self.errors))
+            )
+        if not real:
             return None
-        i = len(self.errors) - 1
+        i = real[-1]
         while i > 0 and self.errors[i - 1].relation in ("cause", "context"):
             i -= 1
-        return self.errors[i]
-
-
-def decode(data: bytes) -> str:
-    """Bytes to text whatever the encoding: UTF-8/UTF-16 by BOM, GBK for Chinese Windows logs."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16", errors="replace")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("gb18030")
-    except UnicodeDecodeError:
-        return data.decode("utf-8", errors="replace")
-
-
-def clean(text: str) -> str:
-    text = _ANSI.sub("", text).replace("\x00", "")
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    # A progress bar glued to the header: put the header on a line of its own.
-    return _GLUED_TRACEBACK.sub(
-        lambda m: m.group(0) if _at_line_start(text, m.start()) else "\n" + m.group(0), text
-    )
-
-
-def _at_line_start(text: str, pos: int) -> bool:
-    return pos == 0 or text[pos - 1] == "\n" or not text[text.rfind("\n", 0, pos) + 1 : pos].strip()
+        root = self.errors[i]
+        asserts = [e for e in self.errors if e.kind == "assert"]
+        if asserts and "device-side assert" in root.message:
+            return asserts[0]
+        return root
 
 
 def parse(text: str) -> Trace:
-    text = clean(text)
+    text = normalise(text)
     lines = text.split("\n")
     errors: list[Error] = []
+    kind = "exception"  # becomes "ignored" after "Exception ignored in:"
     i = 0
-    relation: str | None = None
     while i < len(lines):
         line = lines[i]
+        if _IGNORED.match(line):
+            kind = "ignored"
+            i += 1
+            continue
         if _TRACEBACK.search(line):
             err, i = _read_traceback(lines, i + 1)
             if err is not None:
-                errors.extend(_with_worker_error(err))
+                errors.extend(_with_worker_error(_tagged(err, kind)))
             continue
         chain = _CHAIN.match(line)
         if chain:
-            relation = "cause" if "direct cause" in chain.group(1) else "context"
+            kind = "exception"
             if errors:
-                errors[-1] = _relate(errors[-1], relation)
+                errors[-1] = _replace(
+                    errors[-1], relation="cause" if "direct cause" in chain.group(1) else "context"
+                )
             i += 1
             continue
-        exc = _EXC.match(line)
-        if exc and exc.group("msg") is not None:
-            message, i = _read_message(lines, i + 1, exc.group("msg"), bare=True)
-            errors.extend(_with_worker_error(Error(exc.group("type"), message)))
-            continue
-        i += 1
+        found, i = _read_other(lines, i)
+        errors.extend(_tagged(e, kind) if e.kind == "exception" else e for e in found)
     if not errors and text.strip():
         errors.append(Error(None, text.strip()[:MAX_MESSAGE]))
-    return Trace(tuple(errors), text)
+    return Trace(tuple(_dedupe(errors)), text)
 
 
-def _relate(err: Error, relation: str) -> Error:
-    return Error(err.exc_type, err.message, err.frames, relation)
+def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
+    """Every layout but the standard traceback; returns what it found and where to go on."""
+    line = lines[i]
+    m = _IPY_HEADER.match(line)
+    if m:
+        ipy, i = _read_ipython(lines, i + 1, m.group("type"))
+        return _with_worker_error(ipy), i
+    m = _VSCODE.match(line)
+    if m:
+        message, j = _read_message(lines, i + 1, "", stop_at_frames=True)
+        err, j = _read_traceback(lines, j, default=Error(m.group("type"), message))
+        return ([err] if err else []), j
+    m = _KERNEL_ASSERT.match(line)
+    if m:
+        frame = Frame(m.group("file"), int(m.group("line")), m.group("fn").strip())
+        return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
+    m = _WARNING.match(line)
+    if m:
+        message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
+        frame = Frame(m.group("file"), int(m.group("line")), "<warning>")
+        return [Error(m.group("type"), message, (frame,), kind="warning")], j
+    m = _CPP_THROW.search(line)
+    if m:
+        for j in range(i + 1, min(i + 4, len(lines))):
+            what = _CPP_WHAT.match(lines[j])
+            if what:
+                message, j = _read_message(lines, j + 1, what.group("msg"))
+                return [Error(m.group("type"), message)], j
+        return [], i + 1
+    m = _EXC.match(line)
+    if m and m.group("msg") is not None:
+        message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
+        kind = "warning" if m.group("type").lower().endswith("warning") else "exception"
+        return _with_worker_error(Error(m.group("type"), message, kind=kind)), j
+    return [], i + 1
 
 
-def _read_traceback(lines: list[str], i: int) -> tuple[Error | None, int]:
+def _replace(err: Error, **changes: object) -> Error:
+    fields = {
+        "exc_type": err.exc_type,
+        "message": err.message,
+        "frames": err.frames,
+        "relation": err.relation,
+        "kind": err.kind,
+        **changes,
+    }
+    return Error(**fields)  # type: ignore[arg-type]
+
+
+def _tagged(err: Error, kind: str) -> Error:
+    return err if kind == "exception" else _replace(err, kind=kind)
+
+
+def _dedupe(errors: list[Error]) -> list[Error]:
+    """Kernel assertions print once per GPU thread; duplicated log lines print twice."""
+    seen: set[tuple[str | None, str, str]] = set()
+    out = []
+    for err in errors:
+        key = (err.exc_type, err.message, err.kind)
+        if err.kind in ("assert", "warning") and key in seen:
+            continue
+        seen.add(key)
+        out.append(err)
+    return out
+
+
+def _read_traceback(
+    lines: list[str], i: int, default: Error | None = None
+) -> tuple[Error | None, int]:
     frames: list[Frame] = []
     while i < len(lines):
         m = _FRAME.match(lines[i])
         if m:
-            source = None
+            source = m.group("src")
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if nxt.startswith(" ") and nxt.strip() and not _FRAME.match(nxt):
+            if source is None and nxt.startswith(" ") and nxt.strip() and not _FRAME.match(nxt):
                 source = nxt.strip()
                 i += 1
             frames.append(
-                Frame(
-                    m.group("file"), int(m.group("line")), (m.group("name") or "").strip(), source
-                )
+                Frame(m.group("file"), int(m.group("line")), m.group("name") or "", source)
             )
             i += 1
             continue
@@ -177,6 +262,8 @@ def _read_traceback(lines: list[str], i: int) -> tuple[Error | None, int]:
         if not stripped or set(stripped) <= set("^~ ") or stripped.startswith("[Previous line"):
             i += 1
             continue
+        if default is not None and not frames:
+            return _replace(default), i
         exc = _EXC.match(lines[i]) or _EXC_IN_TRACEBACK.match(lines[i])
         if exc:
             message, i = _read_message(lines, i + 1, exc.group("msg") or "")
@@ -184,12 +271,52 @@ def _read_traceback(lines: list[str], i: int) -> tuple[Error | None, int]:
         if lines[i].startswith(" "):  # a source line we could not pair with a frame
             i += 1
             continue
-        # Something that is no exception line ends the traceback (e.g. a cut-off log).
-        return (Error(None, stripped, tuple(frames)) if frames else None), i + 1
-    return None, i
+        break  # something that is no exception line: the traceback was cut off
+    if default is not None:
+        return _replace(default, frames=tuple(frames)), i
+    if not frames:
+        return None, i
+    # Cut off before its last line: the raising source line often still names the error.
+    return Error(None, frames[-1].line or "", tuple(frames)), i
 
 
-def _read_message(lines: list[str], i: int, first: str, *, bare: bool = False) -> tuple[str, int]:
+def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
+    """IPython's layout: frames as `Cell In[3], line 5` / `File path:12, in f` / `path.py in f`,
+    the failing line marked by an arrow, then `Type: message`."""
+    frames: list[Frame] = []
+    while i < len(lines):
+        line = lines[i]
+        for pattern in _IPY_FRAMES:
+            m = pattern.match(line)
+            if m:
+                d = m.groupdict()
+                filename = d.get("file") or f"Cell In[{(d.get('cell') or '').strip()}]"
+                frames.append(Frame(filename, int(d.get("line") or 0), d.get("name") or "<cell>"))
+                break
+        else:
+            arrow = _IPY_ARROW.match(line)
+            if arrow and frames:
+                last = frames[-1]
+                frames[-1] = Frame(
+                    last.filename,
+                    last.lineno or int(arrow.group("line")),
+                    last.name,
+                    arrow.group("src").strip(),
+                )
+            elif not line.strip() or _IPY_SKIP.match(line) or line[:1].isspace():
+                pass
+            else:
+                exc = _EXC.match(line) or _EXC_IN_TRACEBACK.match(line)
+                if exc:
+                    message, i = _read_message(lines, i + 1, exc.group("msg") or "")
+                    return Error(exc.group("type"), message, tuple(frames)), i
+        i += 1
+    return Error(exc_type, "", tuple(frames)), i
+
+
+def _read_message(
+    lines: list[str], i: int, first: str, *, bare: bool = False, stop_at_frames: bool = False
+) -> tuple[str, int]:
     """A message runs on until a blank line, a new traceback or a chaining sentence. A bare error
     line in a log (no traceback above it) takes only indented continuation lines: the next
     unindented line is the log going on."""
@@ -198,11 +325,13 @@ def _read_message(lines: list[str], i: int, first: str, *, bare: bool = False) -
         line = lines[i]
         if not line.strip() and not _continues(lines, i + 1):
             break
+        if stop_at_frames and _FRAME.match(line):
+            break
         if bare and not line[:1].isspace() and not line.lstrip().startswith("Original Traceback"):
             break
         if _TRACEBACK.search(line) and not line.lstrip().startswith("Original Traceback"):
             break
-        if _CHAIN.match(line):
+        if _CHAIN.match(line) or _KERNEL_ASSERT.match(line):
             break
         parts.append(line)
         i += 1
@@ -218,11 +347,8 @@ def _with_worker_error(err: Error) -> list[Error]:
     """A DataLoader re-raise carries the worker's original traceback inside its message."""
     if not _WORKER.search(err.message):
         return [err]
-    inner = parse_inner(err.message[err.message.find("Original Traceback") :])
-    return [*(_relate(e, "worker") for e in inner), err]
-
-
-def parse_inner(text: str) -> tuple[Error, ...]:
-    lines = text.split("\n")
-    found, _ = _read_traceback(lines, 1)
-    return (found,) if found and found.exc_type else ()
+    inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
+    inner, _ = _read_traceback(inner_lines, 1)
+    if inner is None or not inner.exc_type:
+        return [err]
+    return [_replace(inner, relation="worker"), err]

@@ -6,7 +6,8 @@ import subprocess
 import sys
 import textwrap
 
-from diagnoser.parse import decode, parse
+from diagnoser.cleanup import decode
+from diagnoser.parse import parse
 
 
 def _run(code: str) -> str:

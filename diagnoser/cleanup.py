@@ -1,0 +1,167 @@
+"""Undo what happened to a traceback between the program and the diagnoser.
+
+Logs arrive with bytes in any encoding, colour codes, carriage-return progress bars, a prefix on
+every line (timestamps, log levels, `[rank3]:`, journald, horovod, markdown quotes, pytest's `E`,
+rich's boxes), interleaved ranks, or the whole traceback squashed into a repr(), a JSON object,
+HTML or one line. `normalise(text)` gives back plain lines that parse.py can read.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Iterator
+
+# No line of a traceback is this long; cutting keeps every later regex linear on junk.
+MAX_LINE = 10_000
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_CURLY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " "})
+# A traceback header glued to what came before it (a progress bar); "Original Traceback" (a
+# DataLoader worker re-raise) stays where it is.
+_GLUED_HEADER = re.compile(r"(?<=\S)(?<!Original )(Traceback \(most recent call last\):)")
+
+# Per-process prefixes: the part in group "who" says which process printed the line.
+_RANK_PREFIX = re.compile(
+    r"^(?:\[(?P<who>(?:rank|default)?\d+)\]:|\[(?P<who2>\d+,\d+)\]<std(?:err|out)>:"
+    r"|(?P<who3>\d+): (?=\S|\s{2})) ?"
+)
+_PREFIXES = [
+    re.compile(r"^(?:> ?)+"),  # markdown quote
+    re.compile(
+        r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
+        r"(?: ?[-|:] ?| )"
+    ),
+    re.compile(r"^\[?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]? (?:[-|] )?"),
+    re.compile(
+        r"^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [^\s:\[]+(?:\[\d+\])?: ?"
+    ),  # journald
+    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w.]+:\d+\] "),  # glog (C++)
+    re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]:? ?"),
+    re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"),  # logging formats
+    re.compile(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
+    re.compile(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
+    re.compile(r"^E {3}|^E$"),  # pytest's failure lines
+]
+_BOX_EDGE = re.compile(r"^[│┃║|] ?|\s?[│┃║]\s*$")
+_BOX_BORDER = re.compile(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
+_FLAT_FRAME = re.compile(r' (?=File "[^"]+", line \d+)')
+_FLAT_EXC = re.compile(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
+_REPR_EXC = re.compile(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])")
+_JSON_FIELD = re.compile(
+    r'"(?:message|msg|stack|stacktrace|traceback|error|stderr|detail|log)"\s*:\s*("(?:[^"\\]|\\.)*")'
+)
+
+
+def decode(data: bytes) -> str:
+    """Bytes to text whatever the encoding: UTF-8/UTF-16 by BOM or by its NUL pattern, GB18030
+    for Chinese Windows logs, anything else with replacement characters."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    sample = data[:4000]
+    if len(sample) >= 8 and sample[1::2].count(0) > 0.4 * len(sample) // 2:
+        return data.decode("utf-16-le", errors="replace")  # PowerShell's `>` without a BOM
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        pass
+    try:
+        return data.decode("gb18030")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace")
+
+
+def normalise(text: str) -> str:
+    text = _unwrap(text)
+    text = _ANSI.sub("", text).replace("\x00", "").translate(_CURLY)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    text = _GLUED_HEADER.sub(r"\n\1", text)
+    return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in text.split("\n")))
+
+
+def _unwrap(text: str) -> str:
+    """A traceback kept inside a JSON object, a repr() with literal \\n, or HTML."""
+    stripped = text.strip()
+    if stripped[:1] in "{[" and '"' in stripped:
+        found = _json_strings(stripped)
+        if found:
+            text = "\n\n".join(found)
+    if text.count("\\n") >= 2 and text.count("\\n") > text.count("\n"):
+        text = text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
+        text = text.replace("\\'", "'").replace('\\"', '"')
+        text = _REPR_EXC.sub(r"\1: ", text)
+    if re.search(r"&(?:lt|gt|amp|quot|#39|#x27);", text):
+        text = html.unescape(text)
+    return text
+
+
+def _json_strings(text: str) -> list[str]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return [json.loads(m) for m in _JSON_FIELD.findall(text) if _loads_ok(m)]
+    out: list[str] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, str):
+            out.append(node)
+        elif isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(data)
+    return out
+
+
+def _loads_ok(literal: str) -> bool:
+    try:
+        json.loads(literal)
+    except ValueError:
+        return False
+    return True
+
+
+def _unflatten(line: str) -> str:
+    """A whole traceback squashed onto one line: put frames and the exception back on lines."""
+    if "Traceback (most recent call last):" not in line or 'File "' not in line:
+        return line
+    line = _FLAT_FRAME.sub(
+        "\n  ",
+        line.replace("Traceback (most recent call last): ", "Traceback (most recent call last):\n"),
+    )
+    return _FLAT_EXC.sub("\n", line)
+
+
+def strip_prefix(line: str) -> str:
+    for _ in range(4):  # prefixes stack: "[rank0]: 2024-01-01 12:00:00 ERROR - ..."
+        before = line
+        if _BOX_BORDER.match(line):
+            return ""
+        line = _BOX_EDGE.sub("", line) if line[:1] in "│┃║" else line
+        for prefix in _PREFIXES:
+            line = prefix.sub("", line, count=1)
+        if line == before:
+            break
+    return line
+
+
+def _by_process(lines: Iterator[str]) -> list[str]:
+    """Strip per-line prefixes; lines tagged with a rank are regrouped rank by rank, so that
+    interleaved output from several processes reads as one traceback per process."""
+    plain: list[str] = []
+    ranks: dict[str, list[str]] = {}
+    for raw in lines:
+        for line in raw.split("\n"):
+            tag = _RANK_PREFIX.match(line)
+            if tag:
+                who = tag.group("who") or tag.group("who2") or tag.group("who3")
+                ranks.setdefault(who, []).append(strip_prefix(line[tag.end() :]))
+            else:
+                plain.append(strip_prefix(line))
+    for block in ranks.values():
+        plain += ["", *block]
+    return plain
