@@ -70,7 +70,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             held = best.get(m.entry.id)
             if scored.score >= THRESHOLD and (held is None or scored.score > held.score):
                 best[m.entry.id] = scored
-    has_exception = any(e.exc_type for e in trace.errors)
+    has_exception = any(e.exc_type or e.kind == "assert" for e in trace.errors)
     for m in _symptom_matches(trace.text, index, has_exception):
         held = best.get(m.entry.id)
         if held is None or m.score > held.score:
@@ -82,12 +82,16 @@ def match(trace: Trace, index: Index) -> Diagnosis:
 def _signature_matches(err: Error, index: Index) -> list[Match]:
     out = []
     exc_name = err.exc_type.rsplit(".", 1)[-1].lower() if err.exc_type else None
-    lowered = err.message.lower()
+    # A message wrapped mid-word by a terminal reads whole again without its line breaks.
+    unwrapped = err.message.replace("\n", "")
+    lowered = err.message.lower() + "\0" + unwrapped.lower()
     for entry in index.entries:
         for sig in entry.signatures:
             if sig.anchor and sig.anchor not in lowered:
                 continue  # cheaper than compiling the pattern to find out
-            hit = sig.regex.search(err.message)
+            hit = sig.regex.search(err.message) or (
+                sig.regex.search(unwrapped) if unwrapped != err.message else None
+            )
             if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
                 continue
             score = 100

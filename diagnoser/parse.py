@@ -40,9 +40,11 @@ _WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
 _KERNEL_ASSERT = re.compile(
-    r"^(?P<file>\S+\.cuh?):(?P<line>\d+): (?P<fn>[^\n]*?): "
+    r"^(?P<file>\S+\.(?:cuh?|h)):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
     r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
 )
+# pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
+_PYTEST_FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
 _VSCODE = re.compile(rf"^Exception has occurred: (?P<type>{_TYPE})\s*$")
 # IPython / Jupyter / Colab
 _IPY_HEADER = re.compile(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
@@ -56,13 +58,17 @@ _IPY_SKIP = re.compile(r"^\s*(?:-{10,}|\d+ frames?|\s*\d+\s.*|\.\.\.)\s*$")
 _LIBRARY_PATH = re.compile(
     r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\])"
 )
-# Exceptions that only report that another process failed: never the root cause.
+# Errors that only report that another process failed: the root cause is printed elsewhere.
 _WRAPPERS = {
     "ChildFailedError",
     "CalledProcessError",
     "ProcessRaisedException",
     "ProcessExitedException",
 }
+_WRAPPER_MESSAGE = re.compile(
+    r"^DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly\s*$"
+    r"|exited unexpectedly with exit code"
+)
 
 
 @dataclass(frozen=True)
@@ -105,7 +111,9 @@ class Error:
 
     @property
     def is_wrapper(self) -> bool:
-        return bool(self.exc_type) and self.exc_type.rsplit(".", 1)[-1] in _WRAPPERS  # type: ignore[union-attr]
+        if self.exc_type and self.exc_type.rsplit(".", 1)[-1] in _WRAPPERS:
+            return True
+        return bool(_WRAPPER_MESSAGE.search(self.message))
 
 
 @dataclass(frozen=True)
@@ -125,7 +133,7 @@ class Trace:
             if err.relation == "worker":
                 return err
         real = [i for i, e in enumerate(self.errors) if e.kind == "exception" and not e.is_wrapper]
-        if not real:
+        if not real:  # only wrappers, warnings or noise: the last of those is all there is
             real = [i for i, e in enumerate(self.errors) if e.kind != "ignored"] or list(
                 range(len(self.errors))
             )
@@ -146,9 +154,16 @@ def parse(text: str) -> Trace:
     lines = text.split("\n")
     errors: list[Error] = []
     kind = "exception"  # becomes "ignored" after "Exception ignored in:"
+    pytest_frames: list[Frame] = []
     i = 0
     while i < len(lines):
         line = lines[i]
+        located = _PYTEST_FRAME.match(line)
+        if located:
+            name = located.group("name") or ""
+            pytest_frames.append(Frame(located.group("file"), int(located.group("line")), name))
+            i += 1
+            continue
         if _IGNORED.match(line):
             kind = "ignored"
             i += 1
@@ -168,6 +183,9 @@ def parse(text: str) -> Trace:
             i += 1
             continue
         found, i = _read_other(lines, i)
+        if found and pytest_frames and not found[0].frames:
+            found[0] = _replace(found[0], frames=tuple(pytest_frames))
+            pytest_frames = []
         errors.extend(_tagged(e, kind) if e.kind == "exception" else e for e in found)
     if not errors and text.strip():
         errors.append(Error(None, text.strip()[:MAX_MESSAGE]))
@@ -188,11 +206,13 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         return ([err] if err else []), j
     m = _KERNEL_ASSERT.match(line)
     if m:
-        frame = Frame(m.group("file"), int(m.group("line")), m.group("fn").strip())
+        frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
         return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
     m = _WARNING.match(line)
     if m:
-        message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
+        # A warning's text may start on the next line and runs until Python prints the source
+        # line that issued it (indented) or a blank line.
+        message, j = _read_message(lines, i + 1, m.group("msg"), until_indented=True)
         frame = Frame(m.group("file"), int(m.group("line")), "<warning>")
         return [Error(m.group("type"), message, (frame,), kind="warning")], j
     m = _CPP_THROW.search(line)
@@ -207,7 +227,11 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
         kind = "warning" if m.group("type").lower().endswith("warning") else "exception"
-        return _with_worker_error(Error(m.group("type"), message, kind=kind)), j
+        bare: Error | None = Error(m.group("type"), message, kind=kind)
+        if j < len(lines) and _FRAME.match(lines[j]):  # the message printed before its frames
+            bare, j = _read_traceback(lines, j, default=bare)
+        assert bare is not None
+        return _with_worker_error(bare), j
     return [], i + 1
 
 
@@ -315,7 +339,13 @@ def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
 
 
 def _read_message(
-    lines: list[str], i: int, first: str, *, bare: bool = False, stop_at_frames: bool = False
+    lines: list[str],
+    i: int,
+    first: str,
+    *,
+    bare: bool = False,
+    stop_at_frames: bool = False,
+    until_indented: bool = False,
 ) -> tuple[str, int]:
     """A message runs on until a blank line, a new traceback or a chaining sentence. A bare error
     line in a log (no traceback above it) takes only indented continuation lines: the next
@@ -328,6 +358,10 @@ def _read_message(
         if stop_at_frames and _FRAME.match(line):
             break
         if bare and not line[:1].isspace() and not line.lstrip().startswith("Original Traceback"):
+            break
+        if bare and _FRAME.match(line):
+            break
+        if until_indented and (line[:1].isspace() or not line.strip()):
             break
         if _TRACEBACK.search(line) and not line.lstrip().startswith("Original Traceback"):
             break

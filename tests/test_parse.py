@@ -93,3 +93,23 @@ def test_ansi_colours_and_progress_bars_are_removed() -> None:
     root = parse(text).root
     assert root is not None and (root.exc_type, root.message) == ("RuntimeError", "boom")
     assert root.where is not None and (root.where.filename, root.where.lineno) == ("train.py", 3)
+
+
+def test_a_worker_that_exited_is_not_the_root_when_its_error_was_printed() -> None:
+    """Under spawn the child prints its own traceback; the parent then only reports the exit."""
+    err = _run("""
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Rows(Dataset):
+            def __len__(self):
+                return 4
+            def __getitem__(self, i):
+                import os
+                os._exit(1)
+
+        next(iter(DataLoader(Rows(), num_workers=1)))
+    """)
+    trace = parse(err)
+    assert trace.errors[-1].is_wrapper  # "... exited unexpectedly with exit code 1"
+    assert parse("RuntimeError: boom\n" + err).root.message == "boom"  # type: ignore[union-attr]
