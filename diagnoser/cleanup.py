@@ -44,7 +44,6 @@ _PREFIXES = [
     re.compile(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
     re.compile(r"^E {3}|^E$"),  # pytest's failure lines
 ]
-_BOXED = re.compile(r"[│┃║╭╰─━═]")  # rich/loguru box drawing: equal widths by design, no wrap
 _BOX_EDGE = re.compile(r"^[│┃║|] ?|\s?[│┃║]\s*$")
 _BOX_BORDER = re.compile(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
 _RICH_HEADER = re.compile(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
@@ -81,32 +80,8 @@ def normalise(text: str) -> str:
     text = _ANSI.sub("", text).replace("\x00", "").translate(_CURLY)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _GLUED_HEADER.sub(r"\n\1", text)
-    lines = _rich_boxes(_join_hard_wraps(text.split("\n")))
+    lines = _rich_boxes(text.split("\n"))
     return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))
-
-
-def _join_hard_wraps(lines: list[str]) -> list[str]:
-    """A terminal or mail client that wrapped every line at N columns, mid-word: many lines of
-    exactly the same length N. Each is joined with the line after it."""
-    from collections import Counter
-
-    lengths = Counter(len(line) for line in lines if len(line) >= 40 and not _BOXED.search(line))
-    if not lengths:
-        return lines
-    width, count = lengths.most_common(1)[0]
-    if count < 3 or count < 0.3 * sum(lengths.values()):
-        return lines
-    out: list[str] = []
-    carry = ""
-    for line in lines:
-        if len(line) == width and not _BOXED.search(line):
-            carry += line
-            continue
-        out.append(carry + line)
-        carry = ""
-    if carry:
-        out.append(carry)
-    return out
 
 
 def _rich_boxes(lines: list[str]) -> list[str]:

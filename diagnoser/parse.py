@@ -210,8 +210,8 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
     m = _WARNING.match(line)
     if m:
-        # A warning's text may start on the next line and runs until Python prints the source
-        # line that issued it (indented) or a blank line.
+        # A warning's text may start on the next line; it ends with the (indented) source line
+        # that issued it, or a blank line.
         message, j = _read_message(lines, i + 1, m.group("msg"), until_indented=True)
         frame = Frame(m.group("file"), int(m.group("line")), "<warning>")
         return [Error(m.group("type"), message, (frame,), kind="warning")], j
@@ -269,6 +269,7 @@ def _read_traceback(
 ) -> tuple[Error | None, int]:
     frames: list[Frame] = []
     while i < len(lines):
+        _rejoin_wrapped_frame(lines, i)
         m = _FRAME.match(lines[i])
         if m:
             source = m.group("src")
@@ -302,6 +303,22 @@ def _read_traceback(
         return None, i
     # Cut off before its last line: the raising source line often still names the error.
     return Error(None, frames[-1].line or "", tuple(frames)), i
+
+
+def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
+    """A frame line hard-wrapped by a terminal or a mail client (its `, in name` or even its
+    closing quote on the next lines) is joined back, in place."""
+    for _ in range(3):  # a long path can wrap more than once
+        line = lines[i]
+        if not line.lstrip().startswith('File "') or i + 1 >= len(lines):
+            return
+        m = _FRAME.match(line)
+        nxt = lines[i + 1]
+        if m is not None and m.group("name") is not None:
+            return
+        if nxt[:1] in ("", " ", "\t") or _TRACEBACK.search(nxt):
+            return
+        lines[i : i + 2] = [line + nxt]
 
 
 def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
@@ -361,7 +378,11 @@ def _read_message(
             break
         if bare and _FRAME.match(line):
             break
-        if until_indented and (line[:1].isspace() or not line.strip()):
+        if until_indented and not line.strip():
+            break
+        if until_indented and line[:1].isspace():  # the source line Python prints last
+            parts.append(line)
+            i += 1
             break
         if _TRACEBACK.search(line) and not line.lstrip().startswith("Original Traceback"):
             break
