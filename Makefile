@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 PYTEST_WORKERS ?= 2
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench site serve clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,13 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
+
+# The bilingual guide: pages are generated from kb/ by hooks/kb_pages.py on every build.
+site: $(VENV)/.installed
+	$(BIN)/mkdocs build --strict
+
+serve: $(VENV)/.installed
+	$(BIN)/mkdocs serve
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache

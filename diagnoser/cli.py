@@ -64,6 +64,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     fmt.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    parser.add_argument(
+        "--docs-url",
+        default=os.environ.get("DIAGNOSER_DOCS_URL"),
+        help="base address of the guide the text output links to (env: DIAGNOSER_DOCS_URL)",
+    )
     parser.add_argument("--version", action="version", version=f"diagnoser {__version__}")
     _common(parser)
     return parser
@@ -141,10 +146,18 @@ def _diagnose(args: argparse.Namespace) -> int:
     index = _index(args)
     if isinstance(index, int):
         return index
-    return _report(decode(data), index, args.format, args.lang or default_lang(), args.no_color)
+    lang = args.lang or default_lang()
+    return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
 
 
-def _report(text: str, index: Index, fmt: str, lang: str, no_color: bool = False) -> int:
+def _report(
+    text: str,
+    index: Index,
+    fmt: str,
+    lang: str,
+    no_color: bool = False,
+    docs_url: str | None = None,
+) -> int:
     from . import render
     from .match import diagnose
 
@@ -154,7 +167,9 @@ def _report(text: str, index: Index, fmt: str, lang: str, no_color: bool = False
     elif fmt == "markdown":
         out = render.to_markdown(diagnosis, lang)
     else:
-        out = render.to_text(diagnosis, lang, colour=_use_colour(no_color))
+        out = render.to_text(
+            diagnosis, lang, colour=_use_colour(no_color), docs_url=docs_url or render.DOCS_URL
+        )
     sys.stdout.write(out)
     sys.stdout.flush()
     return EXIT_MATCH if diagnosis.matches else EXIT_NO_MATCH

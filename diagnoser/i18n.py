@@ -30,6 +30,7 @@ UI: dict[str, dict[str, str]] = {
         "zh": "（没有完全匹配的已知报错措辞，这是最接近的条目）",
     },
     "needs": {"en": "needs", "zh": "需要"},
+    "more": {"en": "More", "zh": "详情"},
 }
 
 

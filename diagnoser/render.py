@@ -12,6 +12,12 @@ from .match import Diagnosis, Match
 from .parse import Frame
 
 _MAX_OTHERS = 3
+# The published site (site_url in mkdocs.yml; a test keeps the two equal).
+DOCS_URL = "https://torch-diagnoser.github.io/torch-diagnoser/"
+
+
+def page_url(entry_id: str, lang: str, base: str = DOCS_URL) -> str:
+    return f"{base.rstrip('/')}/{'zh/' if lang == 'zh' else ''}entries/{entry_id}/"
 
 
 def _where(frame: Frame | None) -> dict[str, Any] | None:
@@ -79,7 +85,9 @@ class _Style:
         return self._sgr("36", text)
 
 
-def to_text(diagnosis: Diagnosis, lang: str, *, colour: bool = False) -> str:
+def to_text(
+    diagnosis: Diagnosis, lang: str, *, colour: bool = False, docs_url: str = DOCS_URL
+) -> str:
     s = _Style(colour)
     best = diagnosis.best
     if best is None:
@@ -103,6 +111,7 @@ def to_text(diagnosis: Diagnosis, lang: str, *, colour: bool = False) -> str:
     if others:
         out += ["", s.heading(t("others", lang))]
         out += [f"  - {m.entry.title[lang]}  {s.dim(f'[{m.entry.id}, {m.score}]')}" for m in others]
+    out += ["", f"{t('more', lang)}: {page_url(entry.id, lang, docs_url)}"]
     return "\n".join(out) + "\n"
 
 
