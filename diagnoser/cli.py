@@ -18,7 +18,7 @@ from .index import Index, load_index
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
 COMMANDS = ("list", "show", "repro", "run")
 # Only the end of a huge log is kept: the error that stopped the run is printed last.
-MAX_INPUT = 8 * 1024 * 1024
+MAX_INPUT = 4 * 1024 * 1024
 
 EPILOG = """\
 commands:

@@ -46,7 +46,7 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
 _TO_MB = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1.0, "mib": 1.0, "gb": 1024.0, "gib": 1024.0}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a long log holds hundreds of thousands of these
 class Point:
     value: float
     line: int  # 1-based line number in the log

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser.cli import build_parser, read_input
+from diagnoser.cli import MAX_INPUT, build_parser, read_input
 from diagnoser.index import kb_dir
 
 from .conftest import ENTRIES, cli, run_reproduction
@@ -209,7 +209,7 @@ def test_read_input_keeps_the_end_of_a_long_stream() -> None:
 
     data = b"x" * (9 * 1024 * 1024) + b"\nRuntimeError: the end"
     kept = read_input(io.BytesIO(data))
-    assert kept.endswith(b"RuntimeError: the end") and len(kept) <= 8 * 1024 * 1024
+    assert kept.endswith(b"RuntimeError: the end") and len(kept) <= MAX_INPUT
 
 
 # -- the other commands ---------------------------------------------------------------------
