@@ -31,6 +31,30 @@ UI: dict[str, dict[str, str]] = {
     },
     "needs": {"en": "needs", "zh": "需要"},
     "more": {"en": "More", "zh": "详情"},
+    # the guide's pages (sitegen.py)
+    "site_what": {"en": "What you see", "zh": "你会看到什么"},
+    "site_why": {"en": "Why it happens", "zh": "为什么会这样"},
+    "site_fix": {"en": "How to fix it", "zh": "怎么修"},
+    "site_reproduce": {"en": "Reproduce it", "zh": "复现"},
+    "site_related": {"en": "Related entries", "zh": "相关条目"},
+    "site_broken": {"en": "Broken: the reproduction", "zh": "出错的代码：复现脚本"},
+    "site_fixed": {"en": "Fixed", "zh": "修好之后"},
+    "site_versions": {"en": "torch versions", "zh": "torch 版本"},
+    "site_any": {"en": "all", "zh": "所有"},
+    "site_wording": {"en": "Wording", "zh": "报错措辞"},
+    "site_phrases": {"en": "How people describe it", "zh": "大家通常这样描述"},
+    "site_log": {
+        "en": "What the diagnoser reads in a training log",
+        "zh": "诊断器会从训练日志里读出什么",
+    },
+    "site_needs": {"en": "Needs", "zh": "需要"},
+    "site_run": {"en": "Run it, then run the fix:", "zh": "先运行出错的版本，再运行修好的版本："},
+    "site_all": {"en": "All errors and symptoms", "zh": "全部报错与症状"},
+    "site_cli": {"en": "Command-line reference", "zh": "命令行参考"},
+    "site_cli_intro": {
+        "en": "Generated from the argument parser of the installed `diagnoser`.",
+        "zh": "以下内容由 `diagnoser` 的参数解析器自动生成（帮助文本为英文）。",
+    },
 }
 
 

@@ -13,43 +13,19 @@ from pathlib import Path
 
 from .cli import COMMANDS, build_command_parser, build_parser
 from .groups import GROUPS
+from .i18n import t
 from .index import kb_dir
 from .schema import Entry, load_kb
 
 GENERATED = ("entries", "index.en.md", "index.zh.md", "cli.en.md", "cli.zh.md")
 
-_WORDS: dict[str, dict[str, str]] = {
-    "what": {"en": "What you see", "zh": "你会看到什么"},
-    "why": {"en": "Why it happens", "zh": "为什么会这样"},
-    "fix": {"en": "How to fix it", "zh": "怎么修"},
-    "reproduce": {"en": "Reproduce it", "zh": "复现"},
-    "related": {"en": "Related entries", "zh": "相关条目"},
-    "broken": {"en": "Broken: the reproduction", "zh": "出错的代码：复现脚本"},
-    "fixed": {"en": "Fixed", "zh": "修好之后"},
-    "versions": {"en": "torch versions", "zh": "torch 版本"},
-    "any": {"en": "all", "zh": "所有"},
-    "wording": {"en": "Wording", "zh": "报错措辞"},
-    "phrases": {"en": "How people describe it", "zh": "大家通常这样描述"},
-    "log": {
-        "en": "What the diagnoser reads in a training log",
-        "zh": "诊断器会从训练日志里读出什么",
-    },
-    "needs": {"en": "Needs", "zh": "需要"},
-    "run": {"en": "Run it, then run the fix:", "zh": "先运行出错的版本，再运行修好的版本："},
-    "all": {"en": "All errors and symptoms", "zh": "全部报错与症状"},
-    "cli": {"en": "Command-line reference", "zh": "命令行参考"},
-    "cli_intro": {
-        "en": "Generated from the argument parser of the installed `diagnoser`.",
-        "zh": "以下内容由 `diagnoser` 的参数解析器自动生成（帮助文本为英文）。",
-    },
-}
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 # A line break inside a Chinese paragraph would show as a space between two characters.
 _CJK_BREAK = re.compile(f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])")
 
 
 def _w(key: str, lang: str) -> str:
-    return _WORDS[key][lang]
+    return t(f"site_{key}", lang)
 
 
 def _prose(md: str, lang: str) -> str:
