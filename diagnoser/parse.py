@@ -68,6 +68,8 @@ _WRAPPERS = {
 _WRAPPER_MESSAGE = re.compile(
     r"^DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly\s*$"
     r"|exited unexpectedly with exit code"
+    # a rank that lost its peer: the peer's own error is the cause
+    r"|Connection closed by peer|remote process exited or there was a network error"
 )
 
 
