@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 _MASKS: list[tuple[str, re.Pattern[str]]] = [
+    # an f-string's field, from a raise statement when the message itself was cut off
+    ("<SHAPE>", re.compile(r"\{[^{}\n]{1,80}\}")),
     ("<PATH>", re.compile(r"(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]")),
     ("<HEX>", re.compile(r"\b0x[0-9a-fA-F]+\b")),
     (

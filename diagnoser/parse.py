@@ -303,8 +303,27 @@ def _read_traceback(
         return _replace(default, frames=tuple(frames)), i
     if not frames:
         return None, i
-    # Cut off before its last line: the raising source line often still names the error.
-    return Error(None, frames[-1].line or "", tuple(frames)), i
+    # Cut off before its last line: the raising statement often still names the error.
+    return Error(None, _raised_message(frames[-1]), tuple(frames)), i
+
+
+_RAISE = re.compile(r"""^raise\s+[\w.]+\(\s*f?(?P<q>["'])(?P<msg>.+?)(?P=q)""", re.S)
+
+
+def _raised_message(frame: Frame) -> str:
+    """The message in `raise ValueError(f"Target size ({target.size()}) must be ...")`, with the
+    f-string's fields left for the fuzzy matcher to mask. A traceback shows only the statement's
+    first line; when the file is on this machine (a pipe from the run), its next lines are read."""
+    source = frame.line or ""
+    if source.startswith("raise") and not _RAISE.match(source):
+        try:
+            with open(frame.filename, encoding="utf-8") as f:
+                lines = f.readlines()[frame.lineno - 1 : frame.lineno + 5]
+            source = " ".join(line.strip() for line in lines)
+        except (OSError, UnicodeDecodeError, ValueError):
+            pass
+    m = _RAISE.match(source)
+    return m.group("msg") if m else source
 
 
 def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:

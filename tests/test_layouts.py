@@ -286,6 +286,33 @@ def _cpp(text: str) -> str:
     )
 
 
+def _pdb(text: str) -> str:
+    where = _where(text)
+    return (
+        text + "Uncaught exception. Entering post mortem debugging\n"
+        f"> {where.filename}({where.lineno}){where.name}()\n-> {where.line or ''}\n(Pdb) "
+    )
+
+
+def _vscode_notebook(text: str) -> str:
+    """IPython 8 inside a VS Code notebook: the user's frames are links to notebook cells."""
+    root = parse(text).root
+    assert root is not None
+    out = ["-" * 75, f"{root.exc_type}{' ' * 30}Traceback (most recent call last)"]
+    for frame in root.frames:
+        name = (
+            "vscode-notebook-cell:/home/ana/mnist.ipynb#W3sZmlsZQ%3D%3D"
+            if frame.is_user_code
+            else frame.filename
+        )
+        out += [
+            f"File {name}:{frame.lineno}, in {frame.name}",
+            f"--> {frame.lineno} {frame.line or ''}",
+            "",
+        ]
+    return "\n".join([*out, f"{root.exc_type}: {root.message}"])
+
+
 def _hard_wrap(text: str) -> str:
     return "\n".join(
         line[i : i + 60] for line in text.split("\n") for i in range(0, max(len(line), 1), 60)
@@ -307,6 +334,9 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
     "journald": _prefix("Feb 28 15:00:15 gpu-node-3 python[4242]: "),
     "sagemaker": _prefix("[training STDERR] "),
     "markdown-quote": _prefix("> "),
+    "torchelastic-default": _prefix("[default0]:"),
+    "pdb-post-mortem": _pdb,
+    "vscode-notebook": _vscode_notebook,
     "ranks-interleaved": _ranks,
     "ipython-old": _old_ipython,
     "colab": _colab,
@@ -369,3 +399,46 @@ def test_transformed_layouts(name: str, family: str, index: Index) -> None:
 def test_encodings(encode: Callable[[str], bytes], family: str, index: Index) -> None:
     best = diagnose(decode(encode(_clean(family))), index).best
     assert best is not None and best.entry.id == family
+
+
+@pytest.mark.parametrize("family", ["bce-target-size", "batchnorm-single-sample"])
+def test_a_traceback_cut_off_before_its_last_line(family: str, index: Index) -> None:
+    """The message line is lost; the raising statement in the last frame still names the error."""
+    clean = _clean(family).rstrip("\n")
+    cut = clean[: clean.rindex("\n")]
+    assert "Error:" not in cut.splitlines()[-1]
+    best = diagnose(cut, index).best
+    assert best is not None and best.entry.id == family
+    assert best.error is not None and best.error.where == _where(clean)
+
+
+KERNEL_ASSERTS = {
+    # family: the assertion CUDA prints (from the entry's own examples) for the CPU mistake
+    "target-out-of-bounds": "/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: "
+    "nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [{t},0,0] "
+    "Assertion `t >= 0 && t < n_classes` failed.",
+    "embedding-index-out-of-range": "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1290: "
+    "indexSelectLargeIndex: block: [{t},0,0], thread: [64,0,0] "
+    "Assertion `srcIndex < srcSelectDimSize` failed.",
+}
+
+
+@pytest.mark.parametrize("family", KERNEL_ASSERTS)
+def test_cuda_kernel_assertions_name_the_family_behind_a_device_side_assert(
+    family: str, index: Index
+) -> None:
+    """On a GPU the same mistake prints assertion lines, then only "device-side assert
+    triggered": the assertion decides the family; the generic entry comes after."""
+    clean = _clean(family)
+    root = parse(clean).root
+    assert root is not None and root.exc_type
+    asserts = "\n".join(KERNEL_ASSERTS[family].format(t=t) for t in range(4))
+    cuda_message = (
+        "RuntimeError: CUDA error: device-side assert triggered\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+        "stacktrace below might be incorrect.\n"
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+    )
+    text = asserts + "\n" + clean.replace(f"{root.exc_type}: {root.message}", cuda_message)
+    ids = [m.entry.id for m in diagnose(text, index).matches]
+    assert ids[:2] == [family, "cuda-device-side-assert"]
