@@ -94,16 +94,14 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def read_input(stream: BinaryIO) -> bytes:
-    """Read a stream of any size in bounded memory, keeping its last MAX_INPUT bytes."""
-    chunks: deque[bytes] = deque()
-    held = 0
+    """Read a stream of any size in bounded memory, keeping its last MAX_INPUT bytes. One buffer,
+    trimmed in place: no pile of chunk objects for the allocator to fragment."""
+    buf = bytearray()
     while chunk := stream.read(1 << 20):
-        chunks.append(chunk)
-        held += len(chunk)
-        while held - len(chunks[0]) >= MAX_INPUT:
-            held -= len(chunks.popleft())
-    data = b"".join(chunks)
-    return data[-MAX_INPUT:]
+        buf += chunk
+        if len(buf) > 2 * MAX_INPUT:
+            del buf[: len(buf) - MAX_INPUT]
+    return bytes(buf[-MAX_INPUT:])
 
 
 def _use_colour(no_color: bool) -> bool:
