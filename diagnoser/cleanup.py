@@ -166,7 +166,7 @@ def _unflatten(line: str) -> str:
     return _FLAT_EXC.sub("\n", line)
 
 
-def strip_prefix(line: str) -> str:
+def _strip_prefix(line: str) -> str:
     for _ in range(4):  # prefixes stack: "[rank0]: 2024-01-01 12:00:00 ERROR - ..."
         before = line
         if _BOX_BORDER.match(line):
@@ -189,9 +189,9 @@ def _by_process(lines: Iterator[str]) -> list[str]:
             tag = _RANK_PREFIX.match(line)
             if tag:
                 who = tag.group("who") or tag.group("who2") or tag.group("who3")
-                ranks.setdefault(who, []).append(strip_prefix(line[tag.end() :]))
+                ranks.setdefault(who, []).append(_strip_prefix(line[tag.end() :]))
             else:
-                plain.append(strip_prefix(line))
+                plain.append(_strip_prefix(line))
     for block in ranks.values():
         plain += ["", *block]
     return plain

@@ -17,8 +17,6 @@ from .i18n import t
 from .index import kb_dir
 from .schema import Entry, load_kb
 
-GENERATED = ("entries", "index.en.md", "index.zh.md", "cli.en.md", "cli.zh.md")
-
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 # A line break inside a Chinese paragraph would show as a space between two characters.
 _CJK_BREAK = re.compile(f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])")
