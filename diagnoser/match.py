@@ -9,7 +9,7 @@ Below THRESHOLD nothing is reported: a wrong confident answer is worse than none
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from .index import Entry, Index, Signature
@@ -58,23 +58,22 @@ def diagnose(text: str, index: Index) -> Diagnosis:
 
 def match(trace: Trace, index: Index) -> Diagnosis:
     best: dict[str, Match] = {}
+
+    def keep(m: Match) -> None:
+        """Each entry once, with its best evidence; nothing below the threshold."""
+        held = best.get(m.entry.id)
+        if m.score >= THRESHOLD and (held is None or m.score > held.score):
+            best[m.entry.id] = m
+
     root = trace.root
     # Later errors in a log are likelier to be the one that stopped the run; keep the last ones.
     for err in trace.errors[-_MAX_ERRORS:]:
         factor = 1.0 if err is root else _NOT_ROOT_FACTOR
-        found = list(_signature_matches(err, index)) or _fuzzy_matches(err, index)
-        for m in found:
-            scored = Match(
-                m.entry, round(m.score * factor), m.error, m.method, m.signature, m.values
-            )
-            held = best.get(m.entry.id)
-            if scored.score >= THRESHOLD and (held is None or scored.score > held.score):
-                best[m.entry.id] = scored
+        for m in _signature_matches(err, index) or _fuzzy_matches(err, index):
+            keep(replace(m, score=round(m.score * factor)))
     has_exception = any(e.exc_type or e.kind == "assert" for e in trace.errors)
     for m in _symptom_matches(trace.text, index, has_exception):
-        held = best.get(m.entry.id)
-        if held is None or m.score > held.score:
-            best[m.entry.id] = m
+        keep(m)
     ranked = sorted(best.values(), key=lambda m: -m.score)
     return Diagnosis(trace, tuple(ranked))
 
