@@ -16,7 +16,7 @@ from .i18n import LANGS, default_lang
 from .index import Index, load_index
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
-COMMANDS = ("list", "show", "repro", "run")
+COMMANDS = ("list", "show", "repro", "run", "lint")
 # Only the end of a huge log is kept: the error that stopped the run is printed last.
 MAX_INPUT = 4 * 1024 * 1024
 
@@ -27,6 +27,7 @@ commands:
   diagnoser list              every entry: id, group, title
   diagnoser show ID           one entry in full
   diagnoser repro ID [--fixed] run the entry's reproduction (needs torch)
+  diagnoser lint [PATH ...]   static checks of training code (`diagnoser lint --help`)
 
 exit codes:
   0  an entry explains the input (or the command succeeded)
@@ -90,6 +91,10 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument(
             "--json", dest="format", action="store_const", const="json", default="text"
         )
+    elif command == "lint":
+        from .lint.cli import add_arguments
+
+        add_arguments(parser)
     return parser
 
 
@@ -111,6 +116,10 @@ def _use_colour(no_color: bool) -> bool:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
+        if argv and argv[0] == "lint":  # reads code, not the knowledge base
+            from .lint.cli import run
+
+            return run(build_command_parser("lint").parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:
             return _command(argv[0], build_command_parser(argv[0]).parse_args(argv[1:]))
         return _diagnose(build_parser().parse_args(argv))

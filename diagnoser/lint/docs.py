@@ -1,0 +1,153 @@
+"""The rules' documentation, from the rules themselves: `diagnoser lint --explain CODE` and the
+site's rule pages (one per rule and language, an index, a link from the entry each prevents)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .rule import RULES, Rule
+
+WORDS = {
+    "why": {"en": "Why is this bad?", "zh": "为什么这是 bug"},
+    "bad": {"en": "Example", "zh": "示例"},
+    "good": {"en": "Use instead", "zh": "应该这样写"},
+    "fix": {"en": "How to fix it", "zh": "怎么修"},
+    "entry": {"en": "Knowledge-base entry", "zh": "对应的知识库条目"},
+    "rules": {"en": "Lint rules", "zh": "Lint 规则"},
+    "caught": {"en": "Caught before it runs", "zh": "运行之前就能发现"},
+    "intro": {
+        "en": "`diagnoser lint` reads training code without running it and reports the mistakes "
+        "the knowledge base explains. Run `diagnoser lint [PATH ...]`; silence one line with "
+        "`# noqa: TD001`.",
+        "zh": "`diagnoser lint` 不运行代码，只读训练代码，报告知识库里讲过的那些错误。运行 "
+        "`diagnoser lint [PATH ...]`；某一行不想报，就加 `# noqa: TD001`。",
+    },
+    "lint_it": {
+        "en": "These `diagnoser lint` rules find this mistake in code before it runs:",
+        "zh": "下面这些 `diagnoser lint` 规则能在运行之前从代码里发现这个错误：",
+    },
+}
+
+
+def _w(key: str, lang: str) -> str:
+    return WORDS[key][lang]
+
+
+def explain(rule: Rule, lang: str, kb: Path | None = None) -> str:
+    from ..index import load_index
+
+    entry = load_index(kb).by_id.get(rule.entry)
+    title = entry.title[lang] if entry else ""
+    indent = "\n".join
+    out = [
+        f"{rule.code} {rule.name}",
+        "",
+        _w("why", lang),
+        _block(rule.why[lang]),
+        "",
+        _w("bad", lang),
+        indent("    " + line for line in rule.bad.split("\n")),
+        "",
+        _w("good", lang),
+        indent("    " + line for line in rule.good.split("\n")),
+        "",
+        _w("fix", lang),
+        _block(rule.fix[lang]),
+        "",
+        f"{_w('entry', lang)}: {rule.entry}" + (f"  {title}" if title else ""),
+        f"  diagnoser show {rule.entry}",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _block(text: str, width: int = 96) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width, initial_indent="  ", subsequent_indent="  ")
+
+
+def rule_page(rule: Rule, entry_title: str, lang: str) -> str:
+    return "\n".join(
+        [
+            f"# {rule.code} {rule.name}",
+            "",
+            f"`{rule.code}` · [{entry_title}](../entries/{rule.entry}.md)",
+            "",
+            f"## {_w('why', lang)}",
+            "",
+            rule.why[lang],
+            "",
+            f"## {_w('bad', lang)}",
+            "",
+            f"```python\n{rule.bad}\n```",
+            "",
+            f"## {_w('good', lang)}",
+            "",
+            f"```python\n{rule.good}\n```",
+            "",
+            f"## {_w('fix', lang)}",
+            "",
+            rule.fix[lang],
+            "",
+            f"## {_w('entry', lang)}",
+            "",
+            f"[{entry_title}](../entries/{rule.entry}.md) (`diagnoser show {rule.entry}`)",
+            "",
+        ]
+    )
+
+
+def index_page(titles: dict[str, str], lang: str) -> str:
+    out = [f"# {_w('rules', lang)}", "", _w("intro", lang), ""]
+    out += [
+        "| code | rule | entry |" if lang == "en" else "| 代码 | 规则 | 条目 |",
+        "| --- | --- | --- |",
+    ]
+    for r in sorted(RULES.values(), key=lambda r: r.code):
+        out.append(
+            f"| [{r.code}]({r.code}.md) | {r.name} | [{titles.get(r.entry, r.entry)}]"
+            f"(../entries/{r.entry}.md) |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def entry_section(entry_id: str, lang: str) -> list[str]:
+    """The lines an entry page adds to list the rules that prevent it (none: nothing)."""
+    rules = sorted((r for r in RULES.values() if r.entry == entry_id), key=lambda r: r.code)
+    if not rules:
+        return []
+    out = [f"## {_w('caught', lang)}", "", _w("lint_it", lang), ""]
+    out += [f"- [`{r.code}` {r.name}](../rules/{r.code}.md)" for r in rules]
+    return [*out, ""]
+
+
+def write_rule_pages(docs_dir: Path, titles: dict[str, dict[str, str]]) -> list[Path]:
+    """Write rules/<CODE>.<lang>.md and rules/index.<lang>.md; remove pages of rules gone.
+    `titles` maps an entry id to its title in each language; a rule naming an entry that does not
+    exist is an error here, as a dangling see_also is."""
+    missing = sorted({r.entry for r in RULES.values()} - set(titles))
+    if missing:
+        raise ValueError(f"lint rules name entries that do not exist: {', '.join(missing)}")
+    folder = docs_dir / "rules"
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for lang in ("en", "zh"):
+        by_lang = {k: v[lang] for k, v in titles.items()}
+        for rule in RULES.values():
+            written.append(
+                _write(
+                    folder / f"{rule.code}.{lang}.md", rule_page(rule, by_lang[rule.entry], lang)
+                )
+            )
+        written.append(_write(folder / f"index.{lang}.md", index_page(by_lang, lang)))
+    for stale in folder.glob("*.md"):
+        if stale not in written:
+            stale.unlink()
+    return written
+
+
+def _write(path: Path, text: str) -> Path:
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,314 @@
+"""Rules on saving, loading and APIs that moved: a state_dict used as a model, a full model
+loaded with weights_only, deprecated AMP entry points, private modules torch removed."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .context import Context, keyword, method_call, name_of, receiver, walk_local
+from .rule import Hit, rule
+
+_MODEL_USES = (
+    "eval",
+    "train",
+    "parameters",
+    "named_parameters",
+    "to",
+    "cuda",
+    "forward",
+    "modules",
+)
+
+
+@rule(
+    "TD050",
+    "load-state-dict-result-kept",
+    "model-is-state-dict",
+    message={
+        "en": "`{code}` replaces the model with what load_state_dict returns (the missing and "
+        "unexpected keys); call it without assigning",
+        "zh": "`{code}` 用 load_state_dict 的返回值（缺失和多余的 key）替换了模型；直接调用，不要赋值",
+    },
+    why={
+        "en": "`load_state_dict` loads the weights into the model in place and returns a named "
+        "tuple of `missing_keys` and `unexpected_keys`. Assigning that back to the model's name "
+        "replaces the model, and the next line fails with \"'_IncompatibleKeys' object has no "
+        "attribute 'eval'\".",
+        "zh": "`load_state_dict` 原地把权重加载进模型，返回的是 `missing_keys` 和 `unexpected_keys` 组成"
+        "的 named tuple。把它赋值回模型的变量名就把模型替换掉了，下一行报 \"'_IncompatibleKeys' "
+        "object has no attribute 'eval'\"。",
+    },
+    fix={
+        "en": "`model.load_state_dict(torch.load(path))` on its own line.",
+        "zh": "单独一行 `model.load_state_dict(torch.load(path))`。",
+    },
+    bad="""
+model = model.load_state_dict(torch.load("model.pt"))
+""",
+    good="""
+model.load_state_dict(torch.load("model.pt"))
+""",
+)
+def load_state_dict_result_kept(ctx: Context) -> Iterator[Hit]:
+    for node in ctx.assigns:
+        call = method_call(node.value, "load_state_dict")
+        if call is None:
+            continue
+        model = name_of(receiver(call))
+        if model and any(name_of(t) == model for t in node.targets):
+            yield Hit(node)
+
+
+def _used_as_model(ctx: Context, name: str, scope: ast.AST, after: int) -> ast.AST | None:
+    body = scope.body if hasattr(scope, "body") else []
+    for n in walk_local(body):
+        if getattr(n, "lineno", 0) <= after:
+            continue
+        if isinstance(n, ast.Call):
+            if isinstance(n.func, ast.Name) and n.func.id == name:
+                return n
+            if method_call(n, *_MODEL_USES) and name_of(receiver(n)) == name:
+                return n
+    return None
+
+
+def _loads(ctx: Context) -> Iterator[tuple[ast.Assign, ast.Call, ast.AST]]:
+    """`m = torch.load(...)` followed, in the same scope, by `m.eval()`, `m(x)`..."""
+    for node in ctx.assigns:
+        value = node.value
+        if not (isinstance(value, ast.Call) and ctx.called(value, "torch.load")):
+            continue
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+            continue
+        name = node.targets[0].id
+        scope = ctx.scope_of(node)
+        if len(ctx.bindings(scope).get(name, [])) != 1:
+            continue
+        use = _used_as_model(ctx, name, scope, node.lineno)
+        if use is not None:
+            yield node, value, use
+
+
+def _state_dict_paths(ctx: Context) -> list[str]:
+    """The path expressions (as dumped trees) this file saves a state_dict to."""
+    paths = []
+    for call in ctx.calls:
+        if ctx.called(call, "torch.save") and len(call.args) >= 2:
+            if method_call(call.args[0], "state_dict"):
+                paths.append(ast.dump(call.args[1]))
+    return paths
+
+
+def _path_says_state_dict(path: ast.AST | None) -> bool:
+    return isinstance(path, ast.Constant) and "state_dict" in str(path.value)
+
+
+@rule(
+    "TD051",
+    "state-dict-used-as-model",
+    "model-is-state-dict",
+    message={
+        "en": "`{code}` loads a state_dict (this file saves `.state_dict()` to that path), then "
+        "uses it as a model; build the model and call model.load_state_dict(...)",
+        "zh": "`{code}` 读出来的是 state_dict（这个文件往那个路径存的是 `.state_dict()`），后面却把它"
+        "当模型用；先构建模型，再调用 model.load_state_dict(...)",
+    },
+    why={
+        "en": "`torch.save(model.state_dict(), path)` stores only the weights, as a dict of "
+        "tensors. `torch.load(path)` gives that dict back, not a model: calling it or its "
+        "`.eval()` fails with \"'collections.OrderedDict' object has no attribute 'eval'\".",
+        "zh": "`torch.save(model.state_dict(), path)` 只保存权重，是一个 tensor 组成的 dict。"
+        "`torch.load(path)` 还给你的就是这个 dict，不是模型：调用它或者它的 `.eval()` 会报 "
+        "\"'collections.OrderedDict' object has no attribute 'eval'\"。",
+    },
+    fix={
+        "en": "Create the model, then load the weights into it: `model = Net(); "
+        "model.load_state_dict(torch.load(path))`.",
+        "zh": "先创建模型，再把权重加载进去：`model = Net(); model.load_state_dict(torch.load(path))`。",
+    },
+    bad="""
+torch.save(model.state_dict(), "net.pt")
+model = torch.load("net.pt")
+model.eval()
+""",
+    good="""
+torch.save(model.state_dict(), "net.pt")
+model = Net()
+model.load_state_dict(torch.load("net.pt"))
+model.eval()
+""",
+)
+def state_dict_used_as_model(ctx: Context) -> Iterator[Hit]:
+    saved = None
+    for _node, load, _use in _loads(ctx):
+        path = load.args[0] if load.args else keyword(load, "f")
+        if saved is None:
+            saved = _state_dict_paths(ctx)
+        if path is not None and (ast.dump(path) in saved or _path_says_state_dict(path)):
+            yield Hit(load)
+
+
+@rule(
+    "TD052",
+    "full-model-load-without-weights-only-false",
+    "weights-only-load",
+    message={
+        "en": "`{code}` loads a whole pickled model: since torch 2.6 torch.load defaults to "
+        "weights_only=True and refuses it; save and load the state_dict instead",
+        "zh": "`{code}` 加载的是整个 pickle 过的模型：从 torch 2.6 起 torch.load 默认 "
+        "weights_only=True，会拒绝加载；改成保存和加载 state_dict",
+    },
+    why={
+        "en": "`torch.load` unpickles only tensors and plain containers by default since torch "
+        "2.6 (`weights_only=True`), because unpickling arbitrary objects can run arbitrary code. "
+        "A file made by `torch.save(model, path)` holds your model class, so loading it fails "
+        'with "Weights only load failed ... Unsupported global".',
+        "zh": "从 torch 2.6 起，`torch.load` 默认只反序列化 tensor 和普通容器（`weights_only=True`），"
+        "因为反序列化任意对象可能执行任意代码。`torch.save(model, path)` 存下的文件里有你的模型类，"
+        '加载时报 "Weights only load failed ... Unsupported global"。',
+    },
+    fix={
+        "en": "Save `model.state_dict()` and load it into a freshly built model. For a file "
+        "you made yourself and trust, `torch.load(path, weights_only=False)`.",
+        "zh": "保存 `model.state_dict()`，再加载到新建的模型里。如果文件是你自己存的、确定可信，"
+        "可以用 `torch.load(path, weights_only=False)`。",
+    },
+    bad="""
+model = torch.load("model.pt")
+model.eval()
+""",
+    good="""
+model = Net()
+model.load_state_dict(torch.load("model.pt"))
+model.eval()
+""",
+)
+def full_model_load_without_weights_only_false(ctx: Context) -> Iterator[Hit]:
+    saved = None
+    if any(ctx.called(c, *_ALLOW) for c in ctx.calls):
+        return  # the file allow-lists its classes for weights_only loading
+    for _node, load, _use in _loads(ctx):
+        if keyword(load, "weights_only") is not None:
+            continue
+        path = load.args[0] if load.args else keyword(load, "f")
+        if saved is None:
+            saved = _state_dict_paths(ctx)
+        if path is not None and (ast.dump(path) in saved or _path_says_state_dict(path)):
+            continue  # TD051 says what is really wrong
+        yield Hit(load)
+
+
+_ALLOW = ("torch.serialization.safe_globals", "torch.serialization.add_safe_globals")
+
+_AMP_OLD = {
+    "torch.cuda.amp.autocast": 'torch.amp.autocast("cuda")',
+    "torch.cuda.amp.GradScaler": 'torch.amp.GradScaler("cuda")',
+    "torch.cpu.amp.autocast": 'torch.amp.autocast("cpu")',
+    "torch.cpu.amp.GradScaler": 'torch.amp.GradScaler("cpu")',
+    "torch.cuda.amp.custom_fwd": 'torch.amp.custom_fwd(device_type="cuda")',
+    "torch.cuda.amp.custom_bwd": 'torch.amp.custom_bwd(device_type="cuda")',
+}
+
+
+@rule(
+    "TD053",
+    "amp-deprecated-api",
+    "amp-deprecated-api",
+    message={
+        "en": "`{code}` is deprecated (FutureWarning since torch 2.4); use {new}",
+        "zh": "`{code}` 已经弃用（torch 2.4 起会给出 FutureWarning）；改用 {new}",
+    },
+    why={
+        "en": "`torch.cuda.amp.autocast`, `torch.cuda.amp.GradScaler` and their CPU twins were "
+        "folded into the device-generic `torch.amp` in torch 2.4. The old names warn on every "
+        'call ("`torch.cuda.amp.autocast(args...)` is deprecated") and will be removed.',
+        "zh": "`torch.cuda.amp.autocast`、`torch.cuda.amp.GradScaler` 及对应的 CPU 版本在 torch 2.4 里并入了"
+        '与设备无关的 `torch.amp`。旧名字每次调用都会警告（"`torch.cuda.amp.autocast(args...)` '
+        'is deprecated"），以后会被删除。',
+    },
+    fix={
+        "en": '`torch.amp.autocast("cuda", dtype=torch.float16)`, `torch.amp.GradScaler("cuda")`.',
+        "zh": '换成 `torch.amp.autocast("cuda", dtype=torch.float16)`、`torch.amp.GradScaler("cuda")`。',
+    },
+    bad="""
+scaler = torch.cuda.amp.GradScaler()
+with torch.cuda.amp.autocast():
+    loss = criterion(model(x), y)
+""",
+    good="""
+scaler = torch.amp.GradScaler("cuda")
+with torch.amp.autocast("cuda"):
+    loss = criterion(model(x), y)
+""",
+)
+def amp_deprecated_api(ctx: Context) -> Iterator[Hit]:
+    for call in ctx.calls:
+        new = _AMP_OLD.get(ctx.qualname(call.func) or "")
+        if new:
+            yield Hit(call.func, {"new": new})
+
+
+_REMOVED = {
+    "torch._six": "torch 2.0",
+    "torch._utils._accumulate": "torch 2.3",
+    "torch.utils.data.dataloader._DataLoaderIter": "torch 1.2",
+    "torch.utils.ffi": "torch 1.0",
+    "torchvision.transforms.functional_tensor": "torchvision 0.17",
+    "torchvision.models.utils": "torchvision 0.12",
+}
+
+
+def _removed(name: str) -> str | None:
+    for old, since in _REMOVED.items():
+        if name == old or name.startswith(old + "."):
+            return since
+    return None
+
+
+@rule(
+    "TD054",
+    "removed-private-api",
+    "torch-private-api-removed",
+    message={
+        "en": "`{code}`: `{module}` was removed in {since}; this import fails on current releases",
+        "zh": "`{code}`：`{module}` 在 {since} 里已经删除；在现在的版本上这个 import 会失败",
+    },
+    why={
+        "en": "Names that start with an underscore are torch's internals and disappear between "
+        "releases without deprecation. `torch._six` went in torch 2.0, "
+        "`torch._utils._accumulate` in 2.3, `torchvision.transforms.functional_tensor` in "
+        "torchvision 0.17: importing them raises ModuleNotFoundError or ImportError.",
+        "zh": "以下划线开头的名字是 torch 的内部实现，版本之间会直接消失，没有弃用期。`torch._six` 在 "
+        "torch 2.0 删除，`torch._utils._accumulate` 在 2.3，`torchvision.transforms.functional_tensor` "
+        "在 torchvision 0.17：import 它们会报 ModuleNotFoundError 或 ImportError。",
+    },
+    fix={
+        "en": "Use what they stood for: `str` for `string_classes`, `math.inf` for `inf`, "
+        "`collections.abc` for `container_abcs`, `itertools.accumulate`, "
+        "`torchvision.transforms.functional`, `torch.hub.load_state_dict_from_url`.",
+        "zh": "换成它们原本代表的东西：`string_classes` 换成 `str`，`inf` 换成 `math.inf`，"
+        "`container_abcs` 换成 `collections.abc`，`itertools.accumulate`、"
+        "`torchvision.transforms.functional`、`torch.hub.load_state_dict_from_url`。",
+    },
+    bad="""
+from torch._six import string_classes
+""",
+    good="""
+string_classes = str
+""",
+)
+def removed_private_api(ctx: Context) -> Iterator[Hit]:
+    for node in ctx.imports:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for name in names:
+            since = _removed(name)
+            if since:
+                module = next(old for old in _REMOVED if name == old or name.startswith(old + "."))
+                yield Hit(node, {"module": module, "since": since})
+                break

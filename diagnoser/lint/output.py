@@ -1,0 +1,127 @@
+"""Findings as text (like Ruff), JSON, SARIF 2.1.0 (code scanning) or GitHub workflow commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePath
+from typing import Any
+
+from .. import __version__
+from .rule import RULES, Finding
+
+DOCS = "https://torch-diagnoser.github.io/torch-diagnoser/rules/"
+
+
+def _cell(f: Finding) -> int | None:
+    return getattr(f, "cell", None)
+
+
+def _where(f: Finding) -> str:
+    cell = _cell(f)
+    return f"{f.path}:cell {cell}:{f.line}:{f.col}" if cell else f"{f.path}:{f.line}:{f.col}"
+
+
+def to_text(findings: list[Finding]) -> str:
+    out = []
+    for f in findings:
+        tail = f" [{f.entry}]" if f.entry else ""
+        out.append(f"{_where(f)}: {f.code} {f.message}{tail}\n")
+    return "".join(out)
+
+
+def to_json(findings: list[Finding]) -> str:
+    rows: list[dict[str, Any]] = []
+    for f in findings:
+        row: dict[str, Any] = {
+            "path": f.path,
+            "line": f.line,
+            "col": f.col,
+            "code": f.code,
+            "entry": f.entry,
+            "message": f.message,
+        }
+        if _cell(f):
+            row["cell"] = _cell(f)
+        rows.append(row)
+    return json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_sarif(findings: list[Finding], lang: str = "en") -> str:
+    rules = [
+        {
+            "id": r.code,
+            "name": r.name,
+            "shortDescription": {"text": r.name.replace("-", " ")},
+            "fullDescription": {"text": r.why[lang]},
+            "helpUri": f"{DOCS}{r.code}/",
+            "properties": {"entry": r.entry},
+        }
+        for r in RULES.values()
+    ]
+    rules.append(
+        {"id": "E999", "name": "syntax-error", "shortDescription": {"text": "syntax error"}}
+    )
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    results = []
+    for f in findings:
+        text = f.message + (f" [{f.entry}]" if f.entry else "")
+        if _cell(f):
+            text = f"cell {_cell(f)}: {text}"
+        results.append(
+            {
+                "ruleId": f.code,
+                **({"ruleIndex": index[f.code]} if f.code in index else {}),
+                "level": "error" if f.code.startswith("E") else "warning",
+                "message": {"text": text},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": PurePath(f.path).as_posix()},
+                            "region": {"startLine": f.line, "startColumn": f.col},
+                        }
+                    }
+                ],
+            }
+        )
+    doc = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "diagnoser-lint",
+                        "version": __version__,
+                        "informationUri": DOCS,
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def to_github(findings: list[Finding]) -> str:
+    """`::warning file=...,line=...,col=...,title=...::message`, one workflow command a line."""
+    out = []
+    for f in findings:
+        level = "error" if f.code.startswith("E") else "warning"
+        text = f"{f.code} {f.message}" + (f" [{f.entry}]" if f.entry else "")
+        if _cell(f):
+            text = f"cell {_cell(f)}: {text}"
+        props = (
+            f"file={_escape_property(PurePath(f.path).as_posix())},line={f.line},col={f.col},"
+            f"title={_escape_property(f.code)}"
+        )
+        out.append(f"::{level} {props}::{_escape_data(text)}\n")
+    return "".join(out)

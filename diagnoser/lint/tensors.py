@@ -1,0 +1,440 @@
+"""Rules on tensor operations: views of non-contiguous tensors, `.numpy()` on tensors that cannot
+give one, device moves whose result is thrown away, Windows paths eaten by string escapes."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from .context import Context, keyword, method_call, name_of, receiver
+from .rule import Hit, rule
+
+_REORDER = ("transpose", "permute", "t", "swapaxes", "swapdims", "movedim")
+_REORDER_ATTRS = ("T", "mT", "H", "mH")
+
+
+def _reordered(ctx: Context, node: ast.AST) -> bool:
+    """`x.transpose(1, 2)`, `x.permute(...)`, `x.T`: a tensor whose memory is no longer in order;
+    or a name bound once to one."""
+    for _ in range(2):
+        if method_call(node, *_REORDER) or (
+            isinstance(node, ast.Attribute) and node.attr in _REORDER_ATTRS
+        ):
+            return True
+        value = ctx.value_of(node) if isinstance(node, ast.Name) else None
+        if value is None:
+            return False
+        node = value
+    return False
+
+
+@rule(
+    "TD030",
+    "view-after-transpose",
+    "view-non-contiguous",
+    message={
+        "en": "`{code}` views a transposed/permuted tensor, which is not contiguous; use "
+        ".reshape(...) or .contiguous().view(...)",
+        "zh": "`{code}` 对 transpose/permute 之后的 tensor 调用了 view，它在内存里不连续；"
+        "改用 .reshape(...) 或 .contiguous().view(...)",
+    },
+    why={
+        "en": "`transpose`, `permute`, `.t()` and `.T` only change the strides: the data stays "
+        "where it was. `.view()` never copies, so it cannot merge dimensions whose elements are "
+        'no longer adjacent in memory, and fails with "view size is not compatible with input '
+        "tensor's size and stride\".",
+        "zh": "`transpose`、`permute`、`.t()` 和 `.T` 只改变 stride，数据还在原来的位置。`.view()` 从不复制，"
+        '所以合并不了那些在内存里已经不相邻的维度，会报 "view size is not compatible with input '
+        "tensor's size and stride\"。",
+    },
+    fix={
+        "en": "Use `.reshape(...)`, which copies only when it must, or `.contiguous().view(...)`.",
+        "zh": "用 `.reshape(...)`（只在必要时复制），或者 `.contiguous().view(...)`。",
+    },
+    bad="""
+out = out.transpose(1, 2).view(B, T, C)
+""",
+    good="""
+out = out.transpose(1, 2).reshape(B, T, C)
+""",
+)
+def view_after_transpose(ctx: Context) -> Iterator[Hit]:
+    for call in ctx.calls:
+        if method_call(call, "view") is None or not call.args:
+            continue
+        if len(call.args) == 1 and _is_dtype(ctx, call.args[0]):
+            continue  # x.view(torch.float16) reinterprets the dtype, a different operation
+        if _reordered(ctx, receiver(call)):
+            yield Hit(call)
+
+
+def _is_dtype(ctx: Context, node: ast.AST) -> bool:
+    q = ctx.qualname(node) or ""
+    return q.startswith("torch.") and q[6:].islower() and "." not in q[6:] and q[6:] != "size"
+
+
+_KEEPS_GRAPH = ("cpu", "to", "cuda", "float", "double", "half", "squeeze", "flatten", "view")
+
+
+def _chain(node: ast.AST) -> Iterator[ast.Call | ast.Attribute]:
+    """The method calls and attributes of `a.b().c().d`, from the last one back to `a`."""
+    while isinstance(node, ast.Call | ast.Attribute):
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Attribute):
+                return
+            yield node
+            node = node.func.value
+        else:
+            yield node
+            node = node.value
+
+
+def _attr(node: ast.Call | ast.Attribute) -> str:
+    return node.func.attr if isinstance(node, ast.Call) else node.attr  # type: ignore[union-attr]
+
+
+@rule(
+    "TD031",
+    "numpy-on-grad-tensor",
+    "numpy-requires-grad",
+    message={
+        "en": "`{code}`: {what} requires grad, so .numpy() fails; call .detach() first",
+        "zh": "`{code}`：{what}需要梯度（requires_grad），.numpy() 会报错；先调用 .detach()",
+    },
+    why={
+        "en": "A tensor that requires grad belongs to the autograd graph; handing its memory to "
+        "NumPy would escape it, so `.numpy()` refuses with \"Can't call numpy() on Tensor that "
+        'requires grad. Use tensor.detach().numpy() instead." Parameters (`layer.weight`) and '
+        "losses you call `backward()` on always require grad, even under `torch.no_grad()`.",
+        "zh": "需要梯度的 tensor 属于 autograd 计算图，把它的内存交给 NumPy 就脱离了计算图，所以 "
+        "`.numpy()` 会拒绝：\"Can't call numpy() on Tensor that requires grad. Use "
+        'tensor.detach().numpy() instead."。参数（`layer.weight`）和调用过 `backward()` 的 loss '
+        "一定需要梯度，即使在 `torch.no_grad()` 里也一样。",
+    },
+    fix={
+        "en": "`t.detach().cpu().numpy()`; for a single number, `loss.item()`.",
+        "zh": "`t.detach().cpu().numpy()`；只要一个数的话用 `loss.item()`。",
+    },
+    bad="""
+w = model.fc.weight.numpy()
+""",
+    good="""
+w = model.fc.weight.detach().cpu().numpy()
+""",
+)
+def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
+    backwarded: dict[ast.AST, set[str]] = {}
+    for call in ctx.calls:
+        if method_call(call, "numpy") is None or call.args or keyword(call, "force"):
+            continue
+        base: ast.AST = receiver(call)
+        detached = False
+        for link in _chain(base):
+            name = _attr(link)
+            if name in ("detach", "data", "item", "tolist", "grad", "numpy"):
+                detached = True
+                break
+            if name not in _KEEPS_GRAPH:
+                base = link
+                break
+            base = link.func.value if isinstance(link, ast.Call) else link.value  # type: ignore[union-attr]
+        if detached:
+            continue
+        if isinstance(base, ast.Attribute) and base.attr in ("weight", "bias"):
+            yield Hit(call, {"what": {"en": "a parameter", "zh": "参数"}})
+        elif isinstance(base, ast.Name):
+            scope = ctx.scope_of(call)
+            if scope not in backwarded:
+                backwarded[scope] = _backwarded_names(ctx, scope)
+            if base.id in backwarded[scope]:
+                yield Hit(
+                    call,
+                    {
+                        "what": {
+                            "en": "a loss you call backward() on",
+                            "zh": "调用过 backward() 的 loss ",
+                        }
+                    },
+                )
+
+
+def _backwarded_names(ctx: Context, scope: ast.AST) -> set[str]:
+    return {
+        c.func.value.id  # type: ignore[attr-defined]
+        for c in ctx.calls
+        if method_call(c, "backward")
+        and isinstance(c.func.value, ast.Name)  # type: ignore[attr-defined]
+        and ctx.scope_of(c) is scope
+    }
+
+
+def _to_cuda(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    if method_call(node, "cuda"):
+        return True
+    if method_call(node, "to"):
+        dev = node.args[0] if node.args else keyword(node, "device")
+        return isinstance(dev, ast.Constant) and str(dev.value).startswith("cuda")
+    return False
+
+
+def _to_cpu(node: ast.AST) -> bool:
+    if method_call(node, "cpu"):
+        return True
+    if isinstance(node, ast.Call) and method_call(node, "to"):
+        dev = node.args[0] if node.args else keyword(node, "device")
+        return isinstance(dev, ast.Constant) and str(dev.value) == "cpu"
+    return False
+
+
+@rule(
+    "TD032",
+    "numpy-on-cuda-tensor",
+    "numpy-cuda-tensor",
+    message={
+        "en": "`{code}` is on the GPU; NumPy can only read CPU memory: call .cpu() before .numpy()",
+        "zh": "`{code}` 在 GPU 上；NumPy 只能读 CPU 内存：在 .numpy() 之前调用 .cpu()",
+    },
+    why={
+        "en": "`.numpy()` shares the tensor's memory with a NumPy array, and NumPy only knows CPU "
+        "memory: on a CUDA tensor it fails with \"can't convert cuda:0 device type tensor to "
+        'numpy. Use Tensor.cpu() to copy the tensor to host memory first."',
+        "zh": "`.numpy()` 让 NumPy 数组和 tensor 共享内存，而 NumPy 只认识 CPU 内存：对 CUDA tensor 调用会报 "
+        "\"can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor "
+        'to host memory first."。',
+    },
+    fix={
+        "en": "Copy it to the CPU first: `t.detach().cpu().numpy()`.",
+        "zh": "先复制到 CPU：`t.detach().cpu().numpy()`。",
+    },
+    bad="""
+x = torch.randn(3).cuda().numpy()
+""",
+    good="""
+x = torch.randn(3).cuda().cpu().numpy()
+""",
+)
+def numpy_on_cuda_tensor(ctx: Context) -> Iterator[Hit]:
+    for call in ctx.calls:
+        if method_call(call, "numpy") is not None and not call.args:
+            if _on_cuda(ctx, receiver(call)):
+                yield Hit(call)
+
+
+def _on_cuda(ctx: Context, node: ast.AST) -> bool:
+    """The chain moves the tensor to CUDA and not back (`x.cuda().detach()`), itself or in the
+    expression the name at its start was bound to."""
+    for _ in range(2):
+        base: ast.AST = node
+        for link in _chain(node):
+            if _to_cpu(link):
+                return False
+            if _to_cuda(link):
+                return True
+            base = link.func.value if isinstance(link, ast.Call) else link.value  # type: ignore[union-attr]
+        value = ctx.value_of(base) if isinstance(base, ast.Name) else None
+        if value is None:
+            return False
+        node = value
+    return False
+
+
+_TENSOR_FACTORIES = frozenset(
+    "torch." + n
+    for n in (
+        "tensor",
+        "as_tensor",
+        "from_numpy",
+        "randn",
+        "rand",
+        "randint",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "arange",
+        "linspace",
+        "eye",
+        "stack",
+        "cat",
+    )
+)
+_MOVES = ("to", "cuda", "cpu", "half", "float", "double", "long", "int", "bfloat16")
+
+
+def _is_tensor_name(ctx: Context, node: ast.Name) -> bool:
+    """Bound in its scope only to a torch factory's result, or to an item unpacked from a batch
+    of a DataLoader (`for x, y in loader`)."""
+    scope = ctx.scope_of(node)
+    values = ctx.bindings(scope).get(node.id, [])
+    if not values:
+        return False
+    if all(isinstance(v, ast.Call) and ctx.qualname(v.func) in _TENSOR_FACTORIES for v in values):
+        return True
+    if any(v is not None for v in values):
+        return False
+    return _batch_item(ctx, node.id, scope)
+
+
+def _batch_item(ctx: Context, name: str, scope: ast.AST) -> bool:
+    """`name` is only bound by unpacking what a loop over a DataLoader yields."""
+    from .data import DATALOADER
+
+    found = False
+    for loop in ctx.loops:
+        if not isinstance(loop, ast.For) or ctx.scope_of(loop) is not scope:
+            continue
+        target, it = loop.target, loop.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "enumerate":
+            if not it.args or not isinstance(target, ast.Tuple) or len(target.elts) != 2:
+                continue
+            it, target = it.args[0], target.elts[1]
+        if not isinstance(target, ast.Tuple):
+            continue
+        names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if name not in names:
+            continue
+        if not (ctx.instance_of(it, DATALOADER) or "loader" in (name_of(it) or "").lower()):
+            return False
+        found = True
+    return found
+
+
+@rule(
+    "TD033",
+    "tensor-move-discarded",
+    "device-mismatch",
+    message={
+        "en": "`{code}` returns a new tensor and the result is thrown away: write "
+        "`{name} = {code}`",
+        "zh": "`{code}` 返回的是一个新的 tensor，结果却被丢掉了：要写成 `{name} = {code}`",
+    },
+    why={
+        "en": "`Module.to()` moves a model in place, but `Tensor.to()`, `.cuda()`, `.float()` "
+        "and the like return a *new* tensor and leave the original where it was. As a "
+        "statement on its own the call does nothing, and the next operation mixes devices "
+        '("Expected all tensors to be on the same device") or dtypes.',
+        "zh": "`Module.to()` 会原地移动模型，但 `Tensor.to()`、`.cuda()`、`.float()` 等返回的是**新的** "
+        "tensor，原来的 tensor 不动。单独写成一条语句什么都不会发生，之后的运算就会混用设备"
+        '（"Expected all tensors to be on the same device"）或者 dtype。',
+    },
+    fix={
+        "en": "Assign the result: `x = x.to(device)`.",
+        "zh": "把结果赋值回去：`x = x.to(device)`。",
+    },
+    bad="""
+for x, y in loader:
+    x.to(device)
+    y.to(device)
+""",
+    good="""
+for x, y in loader:
+    x = x.to(device)
+    y = y.to(device)
+""",
+)
+def tensor_move_discarded(ctx: Context) -> Iterator[Hit]:
+    for stmt in ctx.expr_stmts:
+        call = method_call(stmt.value, *_MOVES)
+        if call is None or (call.keywords and keyword(call, "non_blocking") is None):
+            continue
+        r = receiver(call)
+        if isinstance(r, ast.Name) and _is_tensor_name(ctx, r):
+            yield Hit(call, {"name": r.id})
+
+
+# A drive letter, then a backslash or the control character a backslash escape turned it into.
+_DRIVE = re.compile(r"^[A-Za-z]:[\\\a\b\t\n\v\f\r]")
+_CONTROL = re.compile(r"[\a\b\t\n\v\f\r]")
+_PATH_FUNCS = (
+    "open",
+    "load",
+    "save",
+    "Path",
+    "join",
+    "listdir",
+    "makedirs",
+    "exists",
+    "isfile",
+    "isdir",
+    "read_csv",
+    "ImageFolder",
+    "imread",
+)
+_ESCAPES = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\v": "\\v",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+@rule(
+    "TD034",
+    "windows-path-escape",
+    "windows-path-escape",
+    message={
+        "en": "`{code}`: in a normal string `{escape}` is an escape sequence, not a backslash and "
+        'a letter; use a raw string r"..." or forward slashes',
+        "zh": "`{code}`：普通字符串里的 `{escape}` 是转义字符，不是反斜杠加字母；"
+        '用原始字符串 r"..." 或者正斜杠',
+    },
+    why={
+        "en": "In a Python string, `\\t`, `\\n`, `\\r`, `\\b`, `\\f`, `\\a` and `\\v` are control "
+        'characters. The Windows path `"C:\\data\\train\\model.pt"` silently becomes '
+        '`C:\\data<TAB>rain\\model.pt`, and opening it fails with "No such file or directory" '
+        'or "Invalid argument".',
+        "zh": "在 Python 字符串里，`\\t`、`\\n`、`\\r`、`\\b`、`\\f`、`\\a`、`\\v` 都是控制字符。Windows 路径 "
+        '`"C:\\data\\train\\model.pt"` 会悄悄变成 `C:\\data<TAB>rain\\model.pt`，打开时报 '
+        '"No such file or directory" 或 "Invalid argument"。',
+    },
+    fix={
+        "en": 'Write `r"C:\\data\\train\\model.pt"`, or `"C:/data/train/model.pt"` (Windows '
+        "accepts forward slashes), or build it with `pathlib.Path`.",
+        "zh": '写成 `r"C:\\data\\train\\model.pt"`，或者 `"C:/data/train/model.pt"`（Windows 也认正斜杠），'
+        "或者用 `pathlib.Path` 拼路径。",
+    },
+    bad=r"""
+model.load_state_dict(torch.load("C:\models\new\best.pt"))
+""",
+    good=r"""
+model.load_state_dict(torch.load(r"C:\models\new\best.pt"))
+""",
+)
+def windows_path_escape(ctx: Context) -> Iterator[Hit]:
+    for node in ctx.strings:
+        value = node.value
+        bad = _CONTROL.search(value)
+        if bad is None or "\\" not in ctx.lines[node.lineno - 1]:
+            continue
+        parent = ctx.parents.get(node)
+        if isinstance(parent, ast.JoinedStr):
+            continue
+        if not _DRIVE.match(value) and not _path_argument(ctx, node, parent):
+            continue
+        if any(c in value for c in " \n") and not _DRIVE.match(value):
+            continue
+        if _is_raw(ctx, node):
+            continue
+        yield Hit(node, {"escape": _ESCAPES[bad.group()]})
+
+
+def _path_argument(ctx: Context, node: ast.AST, parent: ast.AST | None) -> bool:
+    if isinstance(parent, ast.keyword):
+        parent = ctx.parents.get(parent)
+    if not isinstance(parent, ast.Call):
+        return False
+    f = parent.func
+    called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return called in _PATH_FUNCS
+
+
+def _is_raw(ctx: Context, node: ast.Constant) -> bool:
+    line = ctx.lines[node.lineno - 1].encode("utf-8")[node.col_offset : node.col_offset + 3]
+    prefix = line.decode("utf-8", "replace").split('"', 1)[0].split("'", 1)[0]
+    return "r" in prefix.lower()

@@ -1,0 +1,605 @@
+"""Rules on the training loop: the order of zero_grad / backward / step, graphs kept alive or
+reused across iterations, gradients switched off, the model left in eval mode, an optimizer
+or a scheduler given the wrong thing."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from .context import LOOPS, Context, keyword, method_call, name_of, receiver, walk_local
+from .rule import Hit, rule
+
+SCHEDULERS = "torch.optim.lr_scheduler."
+
+
+def is_backward(ctx: Context, node: ast.AST) -> bool:
+    """`loss.backward()`, `scaler.scale(loss).backward()`, `accelerator.backward(loss)`,
+    `torch.autograd.backward(loss)`."""
+    if not isinstance(node, ast.Call):
+        return False
+    return method_call(node, "backward") is not None or ctx.called(node, "torch.autograd.backward")
+
+
+def is_optimizer(ctx: Context, node: ast.AST) -> bool:
+    """An optimizer, by construction in this file (`torch.optim.X(...)`) or by its name."""
+    n = name_of(node)
+    if n is None:
+        return False
+    built = ctx.constructed().get(n)
+    if built:
+        return all(b.startswith("torch.optim.") and not b.startswith(SCHEDULERS) for b in built)
+    last = n.rsplit(".", 1)[-1].lower()
+    return "opt" in last and "sched" not in last
+
+
+def is_step(ctx: Context, node: ast.AST) -> bool:
+    """`optimizer.step()` (no closure: an LBFGS closure zeroes the gradients itself) or
+    `scaler.step(optimizer)`."""
+    call = method_call(node, "step")
+    if call is None:
+        return False
+    if call.args:
+        return "scaler" in (name_of(receiver(call)) or "").lower() and is_optimizer(
+            ctx, call.args[0]
+        )
+    return not call.keywords and is_optimizer(ctx, receiver(call))
+
+
+def is_zero_grad(node: ast.AST) -> bool:
+    """`optimizer.zero_grad()`, `model.zero_grad()`, `p.grad = None`, `p.grad.zero_()`."""
+    if isinstance(node, ast.Call):
+        f = node.func
+        if isinstance(f, ast.Attribute | ast.Name):
+            called = f.attr if isinstance(f, ast.Attribute) else f.id
+            if "zero_grad" in called:
+                return True
+            if called in ("zero_", "detach_") and isinstance(f, ast.Attribute):
+                return isinstance(f.value, ast.Attribute) and f.value.attr == "grad"
+        return False
+    if isinstance(node, ast.Assign):
+        return any(isinstance(t, ast.Attribute) and t.attr == "grad" for t in node.targets)
+    return False
+
+
+def _statement_call(stmt: ast.stmt) -> ast.expr | None:
+    return stmt.value if isinstance(stmt, ast.Expr) else None
+
+
+@rule(
+    "TD010",
+    "missing-zero-grad",
+    "loss-not-decreasing",
+    message={
+        "en": "`{code}` runs in a loop that never clears the gradients: each backward() adds to "
+        "the previous ones; call optimizer.zero_grad() every iteration",
+        "zh": "`{code}` 所在的循环从不清零梯度：每次 backward() 都会累加到之前的梯度上；"
+        "每个迭代都要调用 optimizer.zero_grad()",
+    },
+    why={
+        "en": "`backward()` *adds* to `.grad`; it never replaces it. A loop that calls "
+        "`backward()` and `optimizer.step()` but never `zero_grad()` steps with the sum of all "
+        "gradients so far: the updates grow with every batch and training diverges or stalls.",
+        "zh": "`backward()` 是把梯度**累加**到 `.grad` 上，而不是覆盖。循环里有 `backward()` 和 "
+        "`optimizer.step()` 却没有 `zero_grad()`，每一步用的都是到目前为止所有梯度的总和：更新"
+        "越来越大，训练发散或者停滞。",
+    },
+    fix={
+        "en": "Call `optimizer.zero_grad()` once per iteration, before `backward()` (or right "
+        "after `step()`). For gradient accumulation, zero after each `step()`.",
+        "zh": "每个迭代调用一次 `optimizer.zero_grad()`，放在 `backward()` 之前（或者紧跟在 "
+        "`step()` 之后）。做梯度累积的话，在每次 `step()` 之后清零。",
+    },
+    bad="""
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+""",
+    good="""
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+""",
+)
+def missing_zero_grad(ctx: Context) -> Iterator[Hit]:
+    seen: set[ast.AST] = set()
+    # innermost loops first, so that a step is reported once, in the loop that lacks zero_grad
+    for loop in sorted(ctx.loops, key=lambda n: -n.lineno):
+        nodes = list(walk_local(loop.body))
+        if any(is_zero_grad(n) for n in nodes) or not any(is_backward(ctx, n) for n in nodes):
+            continue
+        for n in nodes:
+            if is_step(ctx, n) and n not in seen:
+                seen.add(n)
+                yield Hit(n)
+
+
+@rule(
+    "TD011",
+    "zero-grad-between-backward-and-step",
+    "loss-not-decreasing",
+    message={
+        "en": "`{code}` clears the gradients after backward() and before step(): the optimizer "
+        "always steps with zero gradients",
+        "zh": "`{code}` 在 backward() 之后、step() 之前把梯度清零了：optimizer 每次拿到的梯度都是 0",
+    },
+    why={
+        "en": "`optimizer.step()` updates the weights from `.grad`. Zeroing the gradients between "
+        "`backward()` and `step()` throws away what `backward()` just computed, so the weights "
+        "never change (or change only through weight decay and momentum) and the loss stays flat.",
+        "zh": "`optimizer.step()` 根据 `.grad` 更新权重。在 `backward()` 和 `step()` 之间清零梯度，"
+        "等于把 `backward()` 刚算好的梯度扔掉了，权重不会变化（或者只剩 weight decay 和动量在动），"
+        "loss 一直是平的。",
+    },
+    fix={
+        "en": "Order each iteration as `zero_grad()` → forward → `backward()` → `step()`.",
+        "zh": "每个迭代按 `zero_grad()` → 前向 → `backward()` → `step()` 的顺序来。",
+    },
+    bad="""
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.zero_grad()
+    optimizer.step()
+""",
+    good="""
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+""",
+)
+def zero_grad_between_backward_and_step(ctx: Context) -> Iterator[Hit]:
+    bodies: list[tuple[list[ast.stmt], bool]] = [(ctx.tree.body, False)]
+    bodies += [(f.body, False) for f in ctx.functions]
+    bodies += [(loop.body, True) for loop in ctx.loops]
+    for node in ctx.parents:
+        if isinstance(node, ast.If | ast.With | ast.AsyncWith | ast.Try):
+            bodies.append((node.body, False))
+    seen: set[ast.AST] = set()
+    for body, cyclic in bodies:
+        kinds: list[tuple[str, ast.expr]] = []
+        for stmt in body:
+            value = _statement_call(stmt)
+            if value is None:
+                continue
+            if is_backward(ctx, value):
+                kinds.append(("b", value))
+            elif is_zero_grad(value):
+                kinds.append(("z", value))
+            elif is_step(ctx, value):
+                kinds.append(("s", value))
+        if not any(k == "s" for k, _ in kinds):
+            continue
+        n = len(kinds)
+        seq = kinds * 2 if cyclic else kinds
+        # a loop body repeats: seen twice in a row, a step also follows the previous iteration
+        for i in range(n if cyclic else 0, len(seq)):
+            if seq[i][0] != "s":
+                continue
+            # walk back from the step: a zero_grad reached before any backward wipes the grads
+            for j in range(i - 1, -1, -1):
+                kind, value = seq[j]
+                if kind == "b":
+                    break
+                if kind == "z":
+                    if any(k == "b" for k, _ in seq[:j]) and value not in seen:
+                        seen.add(value)
+                        yield Hit(value)
+                    break
+
+
+def _raw_use(node: ast.AST, name: str) -> bool:
+    """`node` is the tensor `name` itself, or arithmetic on it: `loss`, `loss * n`, `-loss`."""
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, ast.BinOp):
+        return _raw_use(node.left, name) or _raw_use(node.right, name)
+    if isinstance(node, ast.UnaryOp):
+        return _raw_use(node.operand, name)
+    return False
+
+
+@rule(
+    "TD012",
+    "loss-accumulated-with-graph",
+    "gpu-memory-leak",
+    message={
+        "en": "`{code}` keeps `{name}` with its whole autograd graph alive across iterations; "
+        "accumulate `{name}.item()` (or `{name}.detach()`)",
+        "zh": "`{code}` 让 `{name}` 连同整个 autograd 计算图在迭代之间一直留着；"
+        "累加 `{name}.item()`（或 `{name}.detach()`）",
+    },
+    why={
+        "en": "A loss tensor holds a reference to the graph that produced it, and through it to "
+        "every activation saved for backward. Adding it to a running total, or appending it to a "
+        "list, keeps each iteration's graph alive: memory grows every step until CUDA runs out.",
+        "zh": "loss tensor 持有生成它的计算图，进而引用着为 backward 保存的所有激活值。把它加到累计值"
+        "上或者 append 到列表里，每个迭代的计算图都不会被释放：显存每一步都在涨，直到 CUDA OOM。",
+    },
+    fix={
+        "en": "Accumulate a Python number: `total += loss.item()`, `losses.append(loss.item())`; "
+        "or a detached tensor (`loss.detach()`) when you want to avoid the synchronisation.",
+        "zh": "累加 Python 数值：`total += loss.item()`、`losses.append(loss.item())`；不想每步同步的话，"
+        "就累加 detach 之后的 tensor（`loss.detach()`）。",
+    },
+    bad="""
+total = 0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    total += loss
+""",
+    good="""
+total = 0
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    total += loss.item()
+""",
+)
+def loss_accumulated_with_graph(ctx: Context) -> Iterator[Hit]:
+    seen: set[ast.AST] = set()
+    for loop in ctx.loops:
+        nodes = list(walk_local(loop.body))
+        bound: dict[str, int] = {}
+        for n in nodes:
+            if isinstance(n, ast.Assign):
+                for t in n.targets:
+                    k = name_of(t)
+                    if k:
+                        bound[k] = bound.get(k, 0) + 1
+        graphs = {
+            receiver(n).id  # type: ignore[attr-defined]
+            for n in nodes
+            if method_call(n, "backward")
+            and isinstance(receiver(n), ast.Name)  # type: ignore[arg-type]
+            and not n.args  # type: ignore[attr-defined]
+            and keyword(n, "retain_graph") is None  # type: ignore[arg-type]
+        }
+        for name in graphs:
+            if bound.get(name, 0) > 1:
+                continue
+            for n in nodes:
+                if n in seen:
+                    continue
+                if isinstance(n, ast.AugAssign) and _raw_use(n.value, name):
+                    total = name_of(n.target)
+                    if total and total != name and not bound.get(total):
+                        seen.add(n)
+                        yield Hit(n, {"name": name})
+                elif (
+                    isinstance(n, ast.Call)
+                    and method_call(n, "append")
+                    and len(n.args) == 1
+                    and _raw_use(n.args[0], name)
+                ):
+                    total = name_of(receiver(n))
+                    if total and not bound.get(total):
+                        seen.add(n)
+                        yield Hit(n, {"name": name})
+
+
+@rule(
+    "TD013",
+    "backward-on-graph-built-outside-loop",
+    "backward-twice",
+    message={
+        "en": "`{code}` runs in every iteration, but `{name}` is computed once before the loop: "
+        "the second backward() goes through a freed graph",
+        "zh": "`{code}` 每个迭代都会执行，但 `{name}` 只在循环之前算了一次：第二次 backward() "
+        "会穿过已经释放的计算图",
+    },
+    why={
+        "en": "`backward()` frees the graph's saved tensors as it goes. A loss computed once, "
+        "before the loop, has one graph; the loop's second `backward()` on it fails with "
+        '"Trying to backward through the graph a second time". Even with `retain_graph=True` '
+        "the model would learn from the same stale forward pass every time.",
+        "zh": "`backward()` 会在执行过程中释放计算图里保存的 tensor。在循环之前只算了一次的 loss 只有"
+        '一张计算图；循环里第二次对它 backward() 就会报 "Trying to backward through the graph a '
+        'second time"。就算加了 `retain_graph=True`，模型每次学的也都是同一次旧的前向结果。',
+    },
+    fix={
+        "en": "Compute the forward pass and the loss inside the loop, once per iteration.",
+        "zh": "把前向计算和 loss 放到循环里面，每个迭代算一次。",
+    },
+    bad="""
+loss = criterion(model(x), y)
+for step in range(100):
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+""",
+    good="""
+for step in range(100):
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+""",
+)
+def backward_on_graph_built_outside_loop(ctx: Context) -> Iterator[Hit]:
+    for loop in ctx.loops:
+        nodes = list(walk_local(loop.body))
+        if isinstance(loop, ast.For | ast.AsyncFor):
+            nodes += walk_local([loop.target])
+        if any(isinstance(n, ast.Break | ast.Return | ast.Raise) for n in nodes):
+            continue  # a loop that may run once
+        bound_inside = {
+            k
+            for n in nodes
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+            for k in [n.id]
+        }
+        for n in nodes:
+            call = method_call(n, "backward")
+            if call is None or call.args or call.keywords:
+                continue
+            r = receiver(call)
+            if not isinstance(r, ast.Name) or r.id in bound_inside:
+                continue
+            value = ctx.value_of(r)
+            if (
+                isinstance(value, ast.Call | ast.BinOp)
+                and value.lineno < loop.lineno
+                and ctx.scope_of(value) is ctx.scope_of(loop)
+                and _innermost_loop(ctx, call) is loop
+            ):
+                yield Hit(call, {"name": r.id})
+
+
+def _innermost_loop(ctx: Context, node: ast.AST) -> ast.AST | None:
+    return next((a for a in ctx.ancestors(node) if isinstance(a, LOOPS)), None)
+
+
+@rule(
+    "TD014",
+    "backward-under-no-grad",
+    "no-grad-fn",
+    message={
+        "en": "`{code}` is inside a no_grad / inference_mode block: nothing computed there has a "
+        "grad_fn, so backward() fails",
+        "zh": "`{code}` 位于 no_grad / inference_mode 块里：在这里算出来的东西都没有 grad_fn，"
+        "backward() 会报错",
+    },
+    why={
+        "en": "Under `torch.no_grad()` or `torch.inference_mode()` autograd records nothing: the "
+        "loss computed there does not require grad and has no `grad_fn`, and `backward()` stops "
+        'with "element 0 of tensors does not require grad and does not have a grad_fn".',
+        "zh": "在 `torch.no_grad()` 或 `torch.inference_mode()` 下 autograd 什么都不记录：在里面算出的 "
+        'loss 不需要梯度、也没有 `grad_fn`，`backward()` 报 "element 0 of tensors does not require '
+        'grad and does not have a grad_fn"。',
+    },
+    fix={
+        "en": "Keep the training step (forward, loss, backward, step) outside `no_grad`; use "
+        "`no_grad` only for evaluation.",
+        "zh": "训练的那一步（前向、loss、backward、step）放在 `no_grad` 外面；`no_grad` 只用在评估时。",
+    },
+    bad="""
+with torch.no_grad():
+    loss = criterion(model(x), y)
+    loss.backward()
+""",
+    good="""
+loss = criterion(model(x), y)
+loss.backward()
+""",
+)
+def backward_under_no_grad(ctx: Context) -> Iterator[Hit]:
+    for call in ctx.calls:
+        if is_backward(ctx, call) and ctx.under_no_grad(call):
+            yield Hit(call)
+
+
+_MUST_CALL = ("zero_grad", "step", "backward", "eval", "train")
+
+
+@rule(
+    "TD015",
+    "method-not-called",
+    "loss-not-decreasing",
+    message={
+        "en": "`{code}` names the method without calling it, so it does nothing: write `{code}()`",
+        "zh": "`{code}` 只写了方法名却没有调用，什么都不会发生：要写成 `{code}()`",
+    },
+    why={
+        "en": "A statement such as `optimizer.zero_grad` or `model.eval` only looks the method "
+        "up; without parentheses it never runs. The gradients are not cleared, the weights not "
+        "updated, the model not switched, and Python says nothing.",
+        "zh": "`optimizer.zero_grad`、`model.eval` 这样的语句只是取到了这个方法，没有括号就不会执行。"
+        "梯度没清、权重没更新、模式没切换，Python 也不会报任何错。",
+    },
+    fix={
+        "en": "Add the parentheses: `optimizer.zero_grad()`.",
+        "zh": "加上括号：`optimizer.zero_grad()`。",
+    },
+    bad="""
+optimizer.zero_grad
+loss.backward()
+optimizer.step()
+""",
+    good="""
+optimizer.zero_grad()
+loss.backward()
+optimizer.step()
+""",
+)
+def method_not_called(ctx: Context) -> Iterator[Hit]:
+    for stmt in ctx.expr_stmts:
+        v = stmt.value
+        if isinstance(v, ast.Attribute) and v.attr in _MUST_CALL and name_of(v):
+            yield Hit(v)
+
+
+def _trained_models(ctx: Context) -> set[str]:
+    """Names whose parameters are handed to an optimizer in this file: `optim.SGD(model.parameters()`."""
+    found = set()
+    for call in ctx.calls:
+        q = ctx.qualname(call.func) or ""
+        if q.startswith("torch.optim.") and not q.startswith(SCHEDULERS) and call.args:
+            first = call.args[0]
+            if method_call(first, "parameters"):
+                n = name_of(receiver(first))  # type: ignore[arg-type]
+                if n:
+                    found.add(n)
+    return found
+
+
+@rule(
+    "TD016",
+    "training-after-eval",
+    "overfitting",
+    message={
+        "en": "`{code}` switches the model to eval mode inside the training loop, and nothing "
+        "switches it back: from the next iteration on it trains with dropout off and BatchNorm "
+        "frozen; call {model}.train() before training",
+        "zh": "`{code}` 在训练循环里把模型切到了 eval 模式，之后却没有切回来：从下一个迭代开始，"
+        "训练时 dropout 关闭、BatchNorm 统计量冻结；训练前要调用 {model}.train()",
+    },
+    why={
+        "en": "`model.eval()` switches dropout off and makes BatchNorm use its running statistics; "
+        "it stays that way until `model.train()`. A loop that trains, then evaluates with "
+        "`model.eval()`, and never calls `model.train()` trains every later epoch in eval mode: "
+        "regularisation is gone and the BatchNorm statistics stop adapting.",
+        "zh": "`model.eval()` 会关掉 dropout，并让 BatchNorm 使用 running 统计量，直到调用 "
+        "`model.train()` 为止。循环里先训练、再用 `model.eval()` 评估、却从不调用 `model.train()`，"
+        "之后每个 epoch 都是在 eval 模式下训练：正则化没了，BatchNorm 的统计量也不再更新。",
+    },
+    fix={
+        "en": "Call `model.train()` at the start of each epoch's training part (or right after "
+        "the evaluation).",
+        "zh": "在每个 epoch 训练部分的开头调用 `model.train()`（或者评估完立刻调用）。",
+    },
+    bad="""
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+    model.eval()
+    evaluate(model, val_loader)
+""",
+    good="""
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    model.train()
+    for x, y in train_loader:
+        optimizer.zero_grad()
+        criterion(model(x), y).backward()
+        optimizer.step()
+    model.eval()
+    evaluate(model, val_loader)
+""",
+)
+def training_after_eval(ctx: Context) -> Iterator[Hit]:
+    models = _trained_models(ctx)
+    if not models:
+        return
+    for loop in ctx.loops:
+        if _innermost_loop(ctx, loop) is not None:
+            continue  # the outermost loop decides: it holds both the training and the eval
+        nodes = list(walk_local(loop.body))
+        if not any(is_backward(ctx, n) for n in nodes):
+            continue
+        trained = {
+            name_of(receiver(n))  # type: ignore[arg-type]
+            for n in nodes
+            if method_call(n, "train") and not _false_arg(n)  # type: ignore[arg-type]
+        }
+        for n in nodes:
+            call = method_call(n, "eval") or (
+                n if method_call(n, "train") and _false_arg(n) else None  # type: ignore[arg-type]
+            )
+            if call is None or (call.args and not _false_arg(call)):
+                continue
+            model = name_of(receiver(call))
+            if model in models and model not in trained:
+                yield Hit(call, {"model": model})
+
+
+def _false_arg(call: ast.Call) -> bool:
+    arg = call.args[0] if call.args else keyword(call, "mode")
+    return isinstance(arg, ast.Constant) and arg.value is False
+
+
+@rule(
+    "TD017",
+    "plateau-step-without-metric",
+    "forward-missing-arg",
+    message={
+        "en": "`{code}`: ReduceLROnPlateau.step() needs the metric it watches, e.g. "
+        "scheduler.step(val_loss)",
+        "zh": "`{code}`：ReduceLROnPlateau.step() 需要传入它要监控的指标，比如 scheduler.step(val_loss)",
+    },
+    why={
+        "en": "Unlike the other schedulers, `ReduceLROnPlateau` lowers the learning rate when a "
+        "metric stops improving, so its `step()` takes that metric. Called without it, it fails "
+        "with \"step() missing 1 required positional argument: 'metrics'\".",
+        "zh": "和其他 scheduler 不同，`ReduceLROnPlateau` 是在某个指标不再改善时才降低学习率，所以它的 "
+        '`step()` 要传入这个指标。不传就会报 "step() missing 1 required positional argument: '
+        "'metrics'\"。",
+    },
+    fix={
+        "en": "Pass the validation metric after each evaluation: `scheduler.step(val_loss)`.",
+        "zh": "每次评估之后把验证指标传进去：`scheduler.step(val_loss)`。",
+    },
+    bad="""
+scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)
+scheduler.step()
+""",
+    good="""
+scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)
+scheduler.step(val_loss)
+""",
+)
+def plateau_step_without_metric(ctx: Context) -> Iterator[Hit]:
+    plateau = frozenset({SCHEDULERS + "ReduceLROnPlateau"})
+    for call in ctx.calls:
+        if (
+            method_call(call, "step")
+            and not call.args
+            and not call.keywords
+            and ctx.instance_of(receiver(call), plateau)
+        ):
+            yield Hit(call)
+
+
+@rule(
+    "TD018",
+    "optimizer-given-parameters-method",
+    "optimizer-empty-params",
+    message={
+        "en": "`{code}` is the method itself, not the parameters: call it, `{code}()`",
+        "zh": "`{code}` 是方法本身，不是参数：要调用它，写成 `{code}()`",
+    },
+    why={
+        "en": "An optimizer takes an iterable of tensors. `model.parameters` without parentheses "
+        "is a bound method, and the constructor fails with \"TypeError: 'method' object is not "
+        'iterable".',
+        "zh": "optimizer 接收的是一组 tensor。不带括号的 `model.parameters` 是一个方法对象，构造函数会报 "
+        "\"TypeError: 'method' object is not iterable\"。",
+    },
+    fix={
+        "en": "`torch.optim.Adam(model.parameters(), lr=1e-3)`.",
+        "zh": "加上括号：`torch.optim.Adam(model.parameters(), lr=1e-3)`。",
+    },
+    bad="""
+optimizer = torch.optim.Adam(model.parameters, lr=1e-3)
+""",
+    good="""
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+""",
+)
+def optimizer_given_parameters_method(ctx: Context) -> Iterator[Hit]:
+    for call in ctx.calls:
+        q = ctx.qualname(call.func) or ""
+        if not q.startswith("torch.optim.") or q.startswith(SCHEDULERS):
+            continue
+        params = call.args[0] if call.args else keyword(call, "params")
+        if isinstance(params, ast.Attribute) and params.attr in ("parameters", "named_parameters"):
+            yield Hit(params)
