@@ -50,7 +50,8 @@ def load_config(start: Path) -> Config:
     for key, value in table.items():
         if key not in KEYS:
             raise ConfigError(
-                f"{path}: [tool.diagnoser.lint] has an unknown key {key!r} (known: {', '.join(KEYS)})"
+                f"{path}: [tool.diagnoser.lint] has an unknown key {key!r} "
+                f"(known: {', '.join(KEYS)})"
             )
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"{path}: [tool.diagnoser.lint] {key} must be a list of strings")

@@ -180,7 +180,7 @@ class Context:
         the search stops at the first function."""
         for a in self.ancestors(node):
             if isinstance(a, ast.With | ast.AsyncWith):
-                for item in a.items:
+                for item in reversed(a.items):  # the last context entered decides
                     state = self._grad_state(item.context_expr)
                     if state is not None:
                         return not state
@@ -207,7 +207,7 @@ class Context:
             return False
         return True if q == "torch.enable_grad" else None
 
-    # quoting ---------------------------------------------------------------------------------------
+    # quoting ------------------------------------------------------------------------------
 
     def snippet(self, node: ast.AST, limit: int = 60) -> str:
         """The node's source on its first line, shortened; what a message quotes."""

@@ -52,7 +52,8 @@ def _import_time(tree: ast.Module) -> list[ast.stmt]:
     "workers-started-at-import",
     "spawn-main-guard",
     message={
-        "en": '`{code}` starts worker processes ({what}) at import time, outside `if __name__ == "__main__":`; '
+        "en": "`{code}` starts worker processes ({what}) at import time, outside `if __name__ == "
+        '"__main__":`; '
         "with the spawn start method (Windows, macOS) each worker re-imports this file and fails",
         "zh": '`{code}` 在 import 时（`if __name__ == "__main__":` 之外）就启动了子进程（{what}）；'
         "用 spawn 方式（Windows、macOS）启动时，每个 worker 都会重新 import 这个文件，然后报错",
@@ -70,7 +71,8 @@ def _import_time(tree: ast.Module) -> list[ast.stmt]:
         'phase"。',
     },
     fix={
-        "en": 'Put the code that runs the training in a function and call it under `if __name__ == "__main__":`.',
+        "en": "Put the code that runs the training in a function and call it under `if __name__ "
+        '== "__main__":`.',
         "zh": '把运行训练的代码放进一个函数，在 `if __name__ == "__main__":` 下面调用它。',
     },
     bad="""
@@ -105,9 +107,13 @@ def workers_started_at_import(ctx: Context) -> Iterator[Hit]:
     loaders: set[str] = set()
     for stmt in top:
         for n in walk_local([stmt]):
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call):
-                if ctx.qualname(n.value.func) in DATALOADER and _workers(n.value) is not None:
-                    loaders.update(t.id for t in n.targets if isinstance(t, ast.Name))
+            if (
+                isinstance(n, ast.Assign)
+                and isinstance(n.value, ast.Call)
+                and ctx.qualname(n.value.func) in DATALOADER
+                and _workers(n.value) is not None
+            ):
+                loaders.update(t.id for t in n.targets if isinstance(t, ast.Name))
     for stmt in top:
         for n in walk_local([stmt]):
             if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension):
@@ -140,7 +146,8 @@ def _starts_workers(ctx: Context, node: ast.AST) -> str | None:
     message={
         "en": "`{code}` is a {kind}, which cannot be pickled to DataLoader workers started with "
         "spawn (Windows, macOS); define it at module level",
-        "zh": "`{code}` 是{kind}，用 spawn 方式（Windows、macOS）启动 DataLoader worker 时无法被 pickle；"
+        "zh": "`{code}` 是{kind}，用 spawn 方式（Windows、macOS）启动 DataLoader worker 时无法被 "
+        "pickle；"
         "把它定义在模块顶层",
     },
     why={
@@ -150,14 +157,16 @@ def _starts_workers(ctx: Context, node: ast.AST) -> str | None:
         'another function has none, and the loader fails with "Can\'t pickle local object" '
         'or "Can\'t pickle <function <lambda>>".',
         "zh": "`num_workers > 0` 时，DataLoader 要把 dataset 及其函数（`collate_fn`、"
-        "`worker_init_fn`）发给每个 worker。spawn 方式下靠 pickle 传递，而 pickle 按可 import 的名字"
+        "`worker_init_fn`）发给每个 worker。spawn 方式下靠 pickle 传递，而 pickle 按可 import 的"
+        "名字"
         "保存函数：lambda 和定义在函数内部的函数都没有这样的名字，于是报 \"Can't pickle local "
         'object" 或 "Can\'t pickle <function <lambda>>"。',
     },
     fix={
         "en": "Define the function at module level (use `functools.partial` for its extra "
         "arguments), or a callable class defined at module level.",
-        "zh": "把函数定义在模块顶层（额外参数用 `functools.partial` 绑定），或者用定义在模块顶层的可调用类。",
+        "zh": "把函数定义在模块顶层（额外参数用 `functools.partial` 绑定），或者用定义在模块顶层"
+        "的可调用类。",
     },
     bad="""
 loader = DataLoader(ds, batch_size=8, num_workers=2, collate_fn=lambda b: pad(b, 0))
@@ -222,14 +231,16 @@ def _transform_class(ctx: Context, node: ast.AST) -> str | None:
         'tensor, and the DataLoader fails later with "default_collate: batch must contain '
         "tensors, numpy arrays, numbers, dicts or lists; found <class "
         "'torchvision.transforms.transforms.ToTensor'>\" (or a TypeError from the constructor).",
-        "zh": "`transforms.Compose` 会依次用每一项去处理图片。如果某一项是类 `transforms.ToTensor` 而不是"
+        "zh": "`transforms.Compose` 会依次用每一项去处理图片。如果某一项是类 "
+        "`transforms.ToTensor` 而不是"
         "实例 `transforms.ToTensor()`，图片就被当成了构造函数的参数：返回的是一个变换对象而不是 "
         'tensor，DataLoader 随后报 "default_collate: batch must contain tensors, numpy arrays, '
         "numbers, dicts or lists; found <class 'torchvision.transforms.transforms.ToTensor'>\""
         "（或者构造函数报 TypeError）。",
     },
     fix={
-        "en": "Instantiate every transform: `transforms.ToTensor()`, `transforms.Normalize(mean, std)`.",
+        "en": "Instantiate every transform: `transforms.ToTensor()`, `transforms.Normalize(mean, "
+        "std)`.",
         "zh": "每个变换都要实例化：`transforms.ToTensor()`、`transforms.Normalize(mean, std)`。",
     },
     bad="""

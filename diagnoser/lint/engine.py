@@ -151,7 +151,8 @@ def lint_notebook(data: bytes, path: str, rules: list[Rule], lang: str = "en") -
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         return [Finding(path, 1, 1, SYNTAX_ERROR, "", f"not a readable notebook: {e}")]
     cleaned = [_strip_magics(s) for s in sources]
-    starts, lines = [], []  # each cell's first line in the joined source
+    starts: list[int] = []
+    lines: list[str] = []  # each cell's first line in the joined source
     for text in cleaned:
         starts.append(len(lines) + 1)
         lines += text.split("\n")

@@ -28,14 +28,16 @@ _MODEL_USES = (
     message={
         "en": "`{code}` replaces the model with what load_state_dict returns (the missing and "
         "unexpected keys); call it without assigning",
-        "zh": "`{code}` 用 load_state_dict 的返回值（缺失和多余的 key）替换了模型；直接调用，不要赋值",
+        "zh": "`{code}` 用 load_state_dict 的返回值（缺失和多余的 key）替换了模型；直接调用，不"
+        "要赋值",
     },
     why={
         "en": "`load_state_dict` loads the weights into the model in place and returns a named "
         "tuple of `missing_keys` and `unexpected_keys`. Assigning that back to the model's name "
         "replaces the model, and the next line fails with \"'_IncompatibleKeys' object has no "
         "attribute 'eval'\".",
-        "zh": "`load_state_dict` 原地把权重加载进模型，返回的是 `missing_keys` 和 `unexpected_keys` 组成"
+        "zh": "`load_state_dict` 原地把权重加载进模型，返回的是 `missing_keys` 和 "
+        "`unexpected_keys` 组成"
         "的 named tuple。把它赋值回模型的变量名就把模型替换掉了，下一行报 \"'_IncompatibleKeys' "
         "object has no attribute 'eval'\"。",
     },
@@ -94,9 +96,12 @@ def _state_dict_paths(ctx: Context) -> list[str]:
     """The path expressions (as dumped trees) this file saves a state_dict to."""
     paths = []
     for call in ctx.calls:
-        if ctx.called(call, "torch.save") and len(call.args) >= 2:
-            if method_call(call.args[0], "state_dict"):
-                paths.append(ast.dump(call.args[1]))
+        if (
+            ctx.called(call, "torch.save")
+            and len(call.args) >= 2
+            and method_call(call.args[0], "state_dict")
+        ):
+            paths.append(ast.dump(call.args[1]))
     return paths
 
 
@@ -111,7 +116,8 @@ def _path_says_state_dict(path: ast.AST | None) -> bool:
     message={
         "en": "`{code}` loads a state_dict (this file saves `.state_dict()` to that path), then "
         "uses it as a model; build the model and call model.load_state_dict(...)",
-        "zh": "`{code}` 读出来的是 state_dict（这个文件往那个路径存的是 `.state_dict()`），后面却把它"
+        "zh": "`{code}` 读出来的是 state_dict（这个文件往那个路径存的是 `.state_dict()`），后面"
+        "却把它"
         "当模型用；先构建模型，再调用 model.load_state_dict(...)",
     },
     why={
@@ -125,7 +131,8 @@ def _path_says_state_dict(path: ast.AST | None) -> bool:
     fix={
         "en": "Create the model, then load the weights into it: `model = Net(); "
         "model.load_state_dict(torch.load(path))`.",
-        "zh": "先创建模型，再把权重加载进去：`model = Net(); model.load_state_dict(torch.load(path))`。",
+        "zh": "先创建模型，再把权重加载进去：`model = Net(); "
+        "model.load_state_dict(torch.load(path))`。",
     },
     bad="""
 torch.save(model.state_dict(), "net.pt")
@@ -164,7 +171,8 @@ def state_dict_used_as_model(ctx: Context) -> Iterator[Hit]:
         "2.6 (`weights_only=True`), because unpickling arbitrary objects can run arbitrary code. "
         "A file made by `torch.save(model, path)` holds your model class, so loading it fails "
         'with "Weights only load failed ... Unsupported global".',
-        "zh": "从 torch 2.6 起，`torch.load` 默认只反序列化 tensor 和普通容器（`weights_only=True`），"
+        "zh": "从 torch 2.6 起，`torch.load` 默认只反序列化 tensor 和普通容器"
+        "（`weights_only=True`），"
         "因为反序列化任意对象可能执行任意代码。`torch.save(model, path)` 存下的文件里有你的模型类，"
         '加载时报 "Weights only load failed ... Unsupported global"。',
     },
@@ -223,13 +231,15 @@ _AMP_OLD = {
         "en": "`torch.cuda.amp.autocast`, `torch.cuda.amp.GradScaler` and their CPU twins were "
         "folded into the device-generic `torch.amp` in torch 2.4. The old names warn on every "
         'call ("`torch.cuda.amp.autocast(args...)` is deprecated") and will be removed.',
-        "zh": "`torch.cuda.amp.autocast`、`torch.cuda.amp.GradScaler` 及对应的 CPU 版本在 torch 2.4 里并入了"
+        "zh": "`torch.cuda.amp.autocast`、`torch.cuda.amp.GradScaler` 及对应的 CPU 版本在 torch "
+        "2.4 里并入了"
         '与设备无关的 `torch.amp`。旧名字每次调用都会警告（"`torch.cuda.amp.autocast(args...)` '
         'is deprecated"），以后会被删除。',
     },
     fix={
         "en": '`torch.amp.autocast("cuda", dtype=torch.float16)`, `torch.amp.GradScaler("cuda")`.',
-        "zh": '换成 `torch.amp.autocast("cuda", dtype=torch.float16)`、`torch.amp.GradScaler("cuda")`。',
+        "zh": '换成 `torch.amp.autocast("cuda", dtype=torch.float16)`'
+        '、`torch.amp.GradScaler("cuda")`。',
     },
     bad="""
 scaler = torch.cuda.amp.GradScaler()
@@ -279,8 +289,10 @@ def _removed(name: str) -> str | None:
         "releases without deprecation. `torch._six` went in torch 2.0, "
         "`torch._utils._accumulate` in 2.3, `torchvision.transforms.functional_tensor` in "
         "torchvision 0.17: importing them raises ModuleNotFoundError or ImportError.",
-        "zh": "以下划线开头的名字是 torch 的内部实现，版本之间会直接消失，没有弃用期。`torch._six` 在 "
-        "torch 2.0 删除，`torch._utils._accumulate` 在 2.3，`torchvision.transforms.functional_tensor` "
+        "zh": "以下划线开头的名字是 torch 的内部实现，版本之间会直接消失，没有弃用期"
+        "。`torch._six` 在 "
+        "torch 2.0 删除，`torch._utils._accumulate` 在 2.3"
+        "，`torchvision.transforms.functional_tensor` "
         "在 torchvision 0.17：import 它们会报 ModuleNotFoundError 或 ImportError。",
     },
     fix={

@@ -26,9 +26,9 @@ def activation(ctx: Context, node: ast.AST) -> str | None:
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Call):  # nn.Softmax(dim=1)(x)
-                q = ctx.qualname(func.func) or ""
-                return _MODULES.get(q[len(NN) :]) if q.startswith(NN) else None
-            q = ctx.qualname(func)
+                module = ctx.qualname(func.func) or ""
+                return _MODULES.get(module[len(NN) :]) if module.startswith(NN) else None
+            q: str | None = ctx.qualname(func)
             if q is not None:
                 for prefix in ("torch.", FN, "torch.special."):
                     if q.startswith(prefix) and q[len(prefix) :] in _ACTIVATIONS:
@@ -116,14 +116,16 @@ def softmax_before_cross_entropy(ctx: Context) -> Iterator[Hit]:
     message={
         "en": "`{code}` has already been through {activation}; BCEWithLogitsLoss applies the "
         "sigmoid itself and wants the raw logits",
-        "zh": "`{code}` 已经做过 {activation}；BCEWithLogitsLoss 自己会做 sigmoid，要的是原始 logits",
+        "zh": "`{code}` 已经做过 {activation}；BCEWithLogitsLoss 自己会做 sigmoid，要的是原始 "
+        "logits",
     },
     why={
         "en": "`BCEWithLogitsLoss` (and `F.binary_cross_entropy_with_logits`) is a sigmoid and a "
         "binary cross-entropy in one numerically stable call. Given probabilities, it applies a "
         "second sigmoid: its inputs squeeze into [0.5, 0.73], predictions can never approach 0 "
         "or 1, and the loss stops falling without any error.",
-        "zh": "`BCEWithLogitsLoss`（以及 `F.binary_cross_entropy_with_logits`）把 sigmoid 和二元交叉熵"
+        "zh": "`BCEWithLogitsLoss`（以及 `F.binary_cross_entropy_with_logits`）把 sigmoid 和二元"
+        "交叉熵"
         "合在一次数值稳定的计算里。喂给它概率，就等于做了两次 sigmoid：输入被挤到 [0.5, 0.73]，"
         "预测永远接近不了 0 或 1，loss 降不下去，也不会报错。",
     },
@@ -163,7 +165,8 @@ def activation_before_bce_with_logits(ctx: Context) -> Iterator[Hit]:
         "en": "`NLLLoss` returns `-input[target]` and assumes `input` holds log-probabilities. "
         "On probabilities it returns `-p`, a number between -1 and 0: the loss is negative and "
         "its gradient is not the cross-entropy's, so the model learns badly or not at all.",
-        "zh": "`NLLLoss` 返回的是 `-input[target]`，并默认 `input` 是 log 概率。喂给它概率，得到的是 "
+        "zh": "`NLLLoss` 返回的是 `-input[target]`，并默认 `input` 是 log 概率。喂给它概率，得到"
+        "的是 "
         "`-p`，在 -1 到 0 之间：loss 变成负数，梯度也不是交叉熵的梯度，模型学得很差甚至学不动。",
     },
     fix={
@@ -211,14 +214,16 @@ def _one_hot(ctx: Context, node: ast.AST) -> bool:
         "class *probabilities*, which must be floating point, so the loss stops with "
         '"Expected floating point type for target with class probabilities, got Long". '
         "The one-hot encoding is not needed at all: the loss takes the class indices.",
-        "zh": "`F.one_hot` 返回的是 int64。和输入形状相同的 target 会被当成类别**概率**，必须是浮点数，"
+        "zh": "`F.one_hot` 返回的是 int64。和输入形状相同的 target 会被当成类别**概率**，必须是"
+        "浮点数，"
         '于是报 "Expected floating point type for target with class probabilities, got Long"。'
         "其实根本不用做 one-hot：loss 直接接收类别下标。",
     },
     fix={
         "en": "Pass the labels (`y`, int64, shape `(N,)`). Only for soft labels (label smoothing, "
         "mixup) build a float target: `F.one_hot(y, C).float()`.",
-        "zh": "直接传标签（`y`，int64，形状 `(N,)`）。只有软标签（label smoothing、mixup）才需要 float "
+        "zh": "直接传标签（`y`，int64，形状 `(N,)`）。只有软标签（label smoothing、mixup）才需要 "
+        "float "
         "的 target：`F.one_hot(y, C).float()`。",
     },
     bad="""
@@ -264,7 +269,8 @@ _LEGACY_FIRST_TWO = frozenset(
     message={
         "en": "`{code}` passes the tensors to the loss's constructor; create the loss first, "
         "then call it: `{cls}()(input, target)`",
-        "zh": "`{code}` 把 tensor 传给了 loss 的构造函数；要先创建 loss 再调用它：`{cls}()(input, target)`",
+        "zh": "`{code}` 把 tensor 传给了 loss 的构造函数；要先创建 loss 再调用它"
+        "：`{cls}()(input, target)`",
     },
     why={
         "en": "`nn.MSELoss`, `nn.CrossEntropyLoss` and the other loss classes are modules: "
@@ -272,8 +278,10 @@ _LEGACY_FIRST_TWO = frozenset(
         "computes the loss. `nn.MSELoss(output, target)` hands the tensors to the legacy "
         "`size_average` / `reduce` options, and the constructor fails with "
         '"Boolean value of Tensor with more than one value is ambiguous".',
-        "zh": "`nn.MSELoss`、`nn.CrossEntropyLoss` 等 loss 类都是 module：构造函数接收的是选项（`weight`、"
-        "`reduction`……），构造出来的对象才用来算 loss。`nn.MSELoss(output, target)` 把 tensor 传给了"
+        "zh": "`nn.MSELoss`、`nn.CrossEntropyLoss` 等 loss 类都是 module：构造函数接收的是选项"
+        "（`weight`、"
+        "`reduction`……），构造出来的对象才用来算 loss。`nn.MSELoss(output, target)` 把 tensor 传"
+        "给了"
         '旧的 `size_average` / `reduce` 参数，构造函数报 "Boolean value of Tensor with more than '
         'one value is ambiguous"。',
     },

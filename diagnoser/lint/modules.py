@@ -66,7 +66,8 @@ def _near(name: str, target: str) -> bool:
         "en": "`model(x)` runs `nn.Module.__call__`, which calls the method named exactly "
         "`forward`. A class that defines `foward` or `Forward` instead inherits the default, which "
         'raises "Module [Net] is missing the required "forward" function".',
-        "zh": "`model(x)` 执行的是 `nn.Module.__call__`，它调用的是名字恰好叫 `forward` 的方法。类里写的是 "
+        "zh": "`model(x)` 执行的是 `nn.Module.__call__`，它调用的是名字恰好叫 `forward` 的方法。"
+        "类里写的是 "
         '`foward` 或 `Forward` 的话，继承到的是默认实现，会报 "Module [Net] is missing the '
         'required "forward" function"。',
     },
@@ -177,7 +178,8 @@ def forward_inside_init(ctx: Context) -> Iterator[Hit]:
         "`_init_`, `__int__` or `__init` are ordinary methods that nobody calls: the layers they "
         'assign never exist, and the optimizer fails with "optimizer got an empty parameter '
         'list" (or the model with an AttributeError).',
-        "zh": "Python 创建对象时调用的是名字恰好叫 `__init__` 的方法。`_init_`、`__int__`、`__init` 都只是"
+        "zh": "Python 创建对象时调用的是名字恰好叫 `__init__` 的方法。`_init_`、`__int__`"
+        "、`__init` 都只是"
         '没人调用的普通方法：里面赋值的层根本不存在，optimizer 报 "optimizer got an empty '
         'parameter list"（或者模型报 AttributeError）。',
     },
@@ -250,9 +252,11 @@ def _layers_in(ctx: Context, value: ast.AST, local: set[str]) -> bool:
     "layers-in-plain-list",
     "optimizer-empty-params",
     message={
-        "en": "`{code}` keeps layers in a plain Python {kind}: nn.Module does not register them, so "
+        "en": "`{code}` keeps layers in a plain Python {kind}: nn.Module does not register them, "
+        "so "
         "their parameters are not trained, moved by .to() or saved; use nn.{container}",
-        "zh": "`{code}` 把层放在了普通的 Python {kind}里：nn.Module 不会注册它们，它们的参数不会被训练、"
+        "zh": "`{code}` 把层放在了普通的 Python {kind}里：nn.Module 不会注册它们，它们的参数不会"
+        "被训练、"
         "不会随 .to() 移动、也不会被保存；改用 nn.{container}",
     },
     why={
@@ -269,7 +273,8 @@ def _layers_in(ctx: Context, value: ast.AST, local: set[str]) -> bool:
     fix={
         "en": "Wrap them: `nn.ModuleList([...])`, `nn.ModuleDict({...})` (`nn.ParameterList` for "
         "parameters).",
-        "zh": "包一层：`nn.ModuleList([...])`、`nn.ModuleDict({...})`（参数用 `nn.ParameterList`）。",
+        "zh": "包一层：`nn.ModuleList([...])`、`nn.ModuleDict({...})`（参数用 `nn.ParameterList`"
+        "）。",
     },
     bad="""
 class Net(nn.Module):
@@ -327,7 +332,8 @@ _NOT_DATA = frozenset({"requires_grad_", "share_memory_", "retain_grad", "detach
         "(`p -= lr * p.grad`, `p.add_(...)`) would have to be recorded in the graph that "
         'computes its own gradient, so autograd refuses: "a leaf Variable that requires grad '
         'is being used in an in-place operation".',
-        "zh": "参数是需要梯度的叶子 tensor。对它做原地操作（`p -= lr * p.grad`、`p.add_(...)`）就得记进"
+        "zh": "参数是需要梯度的叶子 tensor。对它做原地操作（`p -= lr * p.grad`、`p.add_(...)`）"
+        "就得记进"
         '计算它自身梯度的那张图里，所以 autograd 拒绝执行："a leaf Variable that requires grad '
         'is being used in an in-place operation"。',
     },
@@ -355,7 +361,7 @@ def leaf_parameter_updated_in_place(ctx: Context) -> Iterator[Hit]:
             continue
         p = loop.target.id
         for n in walk_local(loop.body):
-            hit = None
+            hit: ast.AST | None = None
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == p:
                 hit = n
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):

@@ -44,7 +44,8 @@ def _reordered(ctx: Context, node: ast.AST) -> bool:
         "where it was. `.view()` never copies, so it cannot merge dimensions whose elements are "
         'no longer adjacent in memory, and fails with "view size is not compatible with input '
         "tensor's size and stride\".",
-        "zh": "`transpose`、`permute`、`.t()` 和 `.T` 只改变 stride，数据还在原来的位置。`.view()` 从不复制，"
+        "zh": "`transpose`、`permute`、`.t()` 和 `.T` 只改变 stride，数据还在原来的位置"
+        "。`.view()` 从不复制，"
         '所以合并不了那些在内存里已经不相邻的维度，会报 "view size is not compatible with input '
         "tensor's size and stride\"。",
     },
@@ -91,7 +92,19 @@ def _chain(node: ast.AST) -> Iterator[ast.Call | ast.Attribute]:
 
 
 def _attr(node: ast.Call | ast.Attribute) -> str:
-    return node.func.attr if isinstance(node, ast.Call) else node.attr  # type: ignore[union-attr]
+    """The method or attribute name of one link of a chain (`_chain` yields only these)."""
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Attribute)
+        return node.func.attr
+    return node.attr
+
+
+def _inner(node: ast.Call | ast.Attribute) -> ast.expr:
+    """What a link of a chain applies to: `a` in `a.b()` or `a.b`."""
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Attribute)
+        return node.func.value
+    return node.value
 
 
 @rule(
@@ -138,7 +151,7 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
             if name not in _KEEPS_GRAPH:
                 base = link
                 break
-            base = link.func.value if isinstance(link, ast.Call) else link.value  # type: ignore[union-attr]
+            base = _inner(link)
         if detached:
             continue
         if isinstance(base, ast.Attribute) and base.attr in ("weight", "bias"):
@@ -201,7 +214,8 @@ def _to_cpu(node: ast.AST) -> bool:
         "en": "`.numpy()` shares the tensor's memory with a NumPy array, and NumPy only knows CPU "
         "memory: on a CUDA tensor it fails with \"can't convert cuda:0 device type tensor to "
         'numpy. Use Tensor.cpu() to copy the tensor to host memory first."',
-        "zh": "`.numpy()` 让 NumPy 数组和 tensor 共享内存，而 NumPy 只认识 CPU 内存：对 CUDA tensor 调用会报 "
+        "zh": "`.numpy()` 让 NumPy 数组和 tensor 共享内存，而 NumPy 只认识 CPU 内存：对 CUDA "
+        "tensor 调用会报 "
         "\"can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy the tensor "
         'to host memory first."。',
     },
@@ -218,9 +232,12 @@ x = torch.randn(3).cuda().cpu().numpy()
 )
 def numpy_on_cuda_tensor(ctx: Context) -> Iterator[Hit]:
     for call in ctx.calls:
-        if method_call(call, "numpy") is not None and not call.args:
-            if _on_cuda(ctx, receiver(call)):
-                yield Hit(call)
+        if (
+            method_call(call, "numpy") is not None
+            and not call.args
+            and _on_cuda(ctx, receiver(call))
+        ):
+            yield Hit(call)
 
 
 def _on_cuda(ctx: Context, node: ast.AST) -> bool:
@@ -233,7 +250,7 @@ def _on_cuda(ctx: Context, node: ast.AST) -> bool:
                 return False
             if _to_cuda(link):
                 return True
-            base = link.func.value if isinstance(link, ast.Call) else link.value  # type: ignore[union-attr]
+            base = _inner(link)
         value = ctx.value_of(base) if isinstance(base, ast.Name) else None
         if value is None:
             return False
@@ -316,7 +333,8 @@ def _batch_item(ctx: Context, name: str, scope: ast.AST) -> bool:
         "and the like return a *new* tensor and leave the original where it was. As a "
         "statement on its own the call does nothing, and the next operation mixes devices "
         '("Expected all tensors to be on the same device") or dtypes.',
-        "zh": "`Module.to()` 会原地移动模型，但 `Tensor.to()`、`.cuda()`、`.float()` 等返回的是**新的** "
+        "zh": "`Module.to()` 会原地移动模型，但 `Tensor.to()`、`.cuda()`、`.float()` 等返回的"
+        "是**新的** "
         "tensor，原来的 tensor 不动。单独写成一条语句什么都不会发生，之后的运算就会混用设备"
         '（"Expected all tensors to be on the same device"）或者 dtype。',
     },
@@ -389,14 +407,16 @@ _ESCAPES = {
         'characters. The Windows path `"C:\\data\\train\\model.pt"` silently becomes '
         '`C:\\data<TAB>rain\\model.pt`, and opening it fails with "No such file or directory" '
         'or "Invalid argument".',
-        "zh": "在 Python 字符串里，`\\t`、`\\n`、`\\r`、`\\b`、`\\f`、`\\a`、`\\v` 都是控制字符。Windows 路径 "
+        "zh": "在 Python 字符串里，`\\t`、`\\n`、`\\r`、`\\b`、`\\f`、`\\a`、`\\v` 都是控制字符"
+        "。Windows 路径 "
         '`"C:\\data\\train\\model.pt"` 会悄悄变成 `C:\\data<TAB>rain\\model.pt`，打开时报 '
         '"No such file or directory" 或 "Invalid argument"。',
     },
     fix={
         "en": 'Write `r"C:\\data\\train\\model.pt"`, or `"C:/data/train/model.pt"` (Windows '
         "accepts forward slashes), or build it with `pathlib.Path`.",
-        "zh": '写成 `r"C:\\data\\train\\model.pt"`，或者 `"C:/data/train/model.pt"`（Windows 也认正斜杠），'
+        "zh": '写成 `r"C:\\data\\train\\model.pt"`，或者 `"C:/data/train/model.pt"`（Windows 也'
+        "认正斜杠），"
         "或者用 `pathlib.Path` 拼路径。",
     },
     bad=r"""
@@ -408,7 +428,7 @@ model.load_state_dict(torch.load(r"C:\models\new\best.pt"))
 )
 def windows_path_escape(ctx: Context) -> Iterator[Hit]:
     for node in ctx.strings:
-        value = node.value
+        value = str(node.value)
         bad = _CONTROL.search(value)
         if bad is None or "\\" not in ctx.lines[node.lineno - 1]:
             continue

@@ -124,7 +124,8 @@ def missing_zero_grad(ctx: Context) -> Iterator[Hit]:
     message={
         "en": "`{code}` clears the gradients after backward() and before step(): the optimizer "
         "always steps with zero gradients",
-        "zh": "`{code}` 在 backward() 之后、step() 之前把梯度清零了：optimizer 每次拿到的梯度都是 0",
+        "zh": "`{code}` 在 backward() 之后、step() 之前把梯度清零了：optimizer 每次拿到的梯度都"
+        "是 0",
     },
     why={
         "en": "`optimizer.step()` updates the weights from `.grad`. Zeroing the gradients between "
@@ -218,13 +219,15 @@ def _raw_use(node: ast.AST, name: str) -> bool:
         "en": "A loss tensor holds a reference to the graph that produced it, and through it to "
         "every activation saved for backward. Adding it to a running total, or appending it to a "
         "list, keeps each iteration's graph alive: memory grows every step until CUDA runs out.",
-        "zh": "loss tensor 持有生成它的计算图，进而引用着为 backward 保存的所有激活值。把它加到累计值"
+        "zh": "loss tensor 持有生成它的计算图，进而引用着为 backward 保存的所有激活值。把它加到"
+        "累计值"
         "上或者 append 到列表里，每个迭代的计算图都不会被释放：显存每一步都在涨，直到 CUDA OOM。",
     },
     fix={
         "en": "Accumulate a Python number: `total += loss.item()`, `losses.append(loss.item())`; "
         "or a detached tensor (`loss.detach()`) when you want to avoid the synchronisation.",
-        "zh": "累加 Python 数值：`total += loss.item()`、`losses.append(loss.item())`；不想每步同步的话，"
+        "zh": "累加 Python 数值：`total += loss.item()`、`losses.append(loss.item())`；不想每步"
+        "同步的话，"
         "就累加 detach 之后的 tensor（`loss.detach()`）。",
     },
     bad="""
@@ -253,14 +256,13 @@ def loss_accumulated_with_graph(ctx: Context) -> Iterator[Hit]:
                     k = name_of(t)
                     if k:
                         bound[k] = bound.get(k, 0) + 1
-        graphs = {
-            receiver(n).id  # type: ignore[attr-defined]
-            for n in nodes
-            if method_call(n, "backward")
-            and isinstance(receiver(n), ast.Name)  # type: ignore[arg-type]
-            and not n.args  # type: ignore[attr-defined]
-            and keyword(n, "retain_graph") is None  # type: ignore[arg-type]
-        }
+        graphs = set()
+        for n in nodes:
+            call = method_call(n, "backward")
+            if call is not None and not call.args and keyword(call, "retain_graph") is None:
+                r = receiver(call)
+                if isinstance(r, ast.Name):
+                    graphs.add(r.id)
         for name in graphs:
             if bound.get(name, 0) > 1:
                 continue
@@ -299,7 +301,8 @@ def loss_accumulated_with_graph(ctx: Context) -> Iterator[Hit]:
         "before the loop, has one graph; the loop's second `backward()` on it fails with "
         '"Trying to backward through the graph a second time". Even with `retain_graph=True` '
         "the model would learn from the same stale forward pass every time.",
-        "zh": "`backward()` 会在执行过程中释放计算图里保存的 tensor。在循环之前只算了一次的 loss 只有"
+        "zh": "`backward()` 会在执行过程中释放计算图里保存的 tensor。在循环之前只算了一次的 "
+        "loss 只有"
         '一张计算图；循环里第二次对它 backward() 就会报 "Trying to backward through the graph a '
         'second time"。就算加了 `retain_graph=True`，模型每次学的也都是同一次旧的前向结果。',
     },
@@ -370,14 +373,16 @@ def _innermost_loop(ctx: Context, node: ast.AST) -> ast.AST | None:
         "en": "Under `torch.no_grad()` or `torch.inference_mode()` autograd records nothing: the "
         "loss computed there does not require grad and has no `grad_fn`, and `backward()` stops "
         'with "element 0 of tensors does not require grad and does not have a grad_fn".',
-        "zh": "在 `torch.no_grad()` 或 `torch.inference_mode()` 下 autograd 什么都不记录：在里面算出的 "
+        "zh": "在 `torch.no_grad()` 或 `torch.inference_mode()` 下 autograd 什么都不记录：在里面"
+        "算出的 "
         'loss 不需要梯度、也没有 `grad_fn`，`backward()` 报 "element 0 of tensors does not require '
         'grad and does not have a grad_fn"。',
     },
     fix={
         "en": "Keep the training step (forward, loss, backward, step) outside `no_grad`; use "
         "`no_grad` only for evaluation.",
-        "zh": "训练的那一步（前向、loss、backward、step）放在 `no_grad` 外面；`no_grad` 只用在评估时。",
+        "zh": "训练的那一步（前向、loss、backward、step）放在 `no_grad` 外面；`no_grad` 只用在评"
+        "估时。",
     },
     bad="""
 with torch.no_grad():
@@ -410,7 +415,8 @@ _MUST_CALL = ("zero_grad", "step", "backward", "eval", "train")
         "en": "A statement such as `optimizer.zero_grad` or `model.eval` only looks the method "
         "up; without parentheses it never runs. The gradients are not cleared, the weights not "
         "updated, the model not switched, and Python says nothing.",
-        "zh": "`optimizer.zero_grad`、`model.eval` 这样的语句只是取到了这个方法，没有括号就不会执行。"
+        "zh": "`optimizer.zero_grad`、`model.eval` 这样的语句只是取到了这个方法，没有括号就不会"
+        "执行。"
         "梯度没清、权重没更新、模式没切换，Python 也不会报任何错。",
     },
     fix={
@@ -436,7 +442,8 @@ def method_not_called(ctx: Context) -> Iterator[Hit]:
 
 
 def _trained_models(ctx: Context) -> set[str]:
-    """Names whose parameters are handed to an optimizer in this file: `optim.SGD(model.parameters()`."""
+    """Names whose parameters are handed to an optimizer in this file: "
+    "`optim.SGD(model.parameters()`."""
     found = set()
     for call in ctx.calls:
         q = ctx.qualname(call.func) or ""
@@ -506,16 +513,15 @@ def training_after_eval(ctx: Context) -> Iterator[Hit]:
         nodes = list(walk_local(loop.body))
         if not any(is_backward(ctx, n) for n in nodes):
             continue
+        switches = [c for n in nodes if (c := method_call(n, "eval", "train")) is not None]
         trained = {
-            name_of(receiver(n))  # type: ignore[arg-type]
-            for n in nodes
-            if method_call(n, "train") and not _false_arg(n)  # type: ignore[arg-type]
+            name_of(receiver(c))
+            for c in switches
+            if c.func.attr == "train" and not _false_arg(c)  # type: ignore[attr-defined]
         }
-        for n in nodes:
-            call = method_call(n, "eval") or (
-                n if method_call(n, "train") and _false_arg(n) else None  # type: ignore[arg-type]
-            )
-            if call is None or (call.args and not _false_arg(call)):
+        for call in switches:
+            to_eval = call.func.attr == "eval" or _false_arg(call)  # type: ignore[attr-defined]
+            if not to_eval or (call.func.attr == "eval" and call.args):  # type: ignore[attr-defined]
                 continue
             model = name_of(receiver(call))
             if model in models and model not in trained:
@@ -534,13 +540,15 @@ def _false_arg(call: ast.Call) -> bool:
     message={
         "en": "`{code}`: ReduceLROnPlateau.step() needs the metric it watches, e.g. "
         "scheduler.step(val_loss)",
-        "zh": "`{code}`：ReduceLROnPlateau.step() 需要传入它要监控的指标，比如 scheduler.step(val_loss)",
+        "zh": "`{code}`：ReduceLROnPlateau.step() 需要传入它要监控的指标，比如 "
+        "scheduler.step(val_loss)",
     },
     why={
         "en": "Unlike the other schedulers, `ReduceLROnPlateau` lowers the learning rate when a "
         "metric stops improving, so its `step()` takes that metric. Called without it, it fails "
         "with \"step() missing 1 required positional argument: 'metrics'\".",
-        "zh": "和其他 scheduler 不同，`ReduceLROnPlateau` 是在某个指标不再改善时才降低学习率，所以它的 "
+        "zh": "和其他 scheduler 不同，`ReduceLROnPlateau` 是在某个指标不再改善时才降低学习率，所"
+        "以它的 "
         '`step()` 要传入这个指标。不传就会报 "step() missing 1 required positional argument: '
         "'metrics'\"。",
     },
@@ -581,7 +589,8 @@ def plateau_step_without_metric(ctx: Context) -> Iterator[Hit]:
         "en": "An optimizer takes an iterable of tensors. `model.parameters` without parentheses "
         "is a bound method, and the constructor fails with \"TypeError: 'method' object is not "
         'iterable".',
-        "zh": "optimizer 接收的是一组 tensor。不带括号的 `model.parameters` 是一个方法对象，构造函数会报 "
+        "zh": "optimizer 接收的是一组 tensor。不带括号的 `model.parameters` 是一个方法对象，构造"
+        "函数会报 "
         "\"TypeError: 'method' object is not iterable\"。",
     },
     fix={
