@@ -15,6 +15,8 @@ from .cli import COMMANDS, build_command_parser, build_parser
 from .groups import GROUPS
 from .i18n import t
 from .index import kb_dir
+from .lint.docs import entry_section as rule_links
+from .lint.docs import write_rule_pages
 from .schema import Entry, load_kb
 
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
@@ -88,6 +90,7 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
     needs = [n for n in entry.reproduction.needs if n != "cpu"]
     if needs:
         out += [f"{_w('needs', lang)}: {', '.join(needs)}", ""]
+    out += rule_links(entry.id, lang)
     if entry.see_also:
         out += [f"## {_w('related', lang)}", ""]
         for ref in entry.see_also:
@@ -195,4 +198,7 @@ def write_pages(docs_dir: Path, kb: Path | None = None) -> list[Path]:
     for stale in pages_dir.glob("*.md"):  # an entry whose YAML is gone
         if stale not in written:
             stale.unlink()
+    written += write_rule_pages(
+        docs_dir, {e.id: {"en": e.title.en, "zh": e.title.zh} for e in entries}
+    )
     return written

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import tokenize
+import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +30,7 @@ _MAGIC = re.compile(r"^\s*[%!]")
 
 @dataclass(frozen=True)
 class Located(Finding):
-    """A finding in a notebook also says which code cell (1-based) it is in."""
+    """A finding in a notebook also says which cell (1-based, counting every cell) it is in."""
 
     cell: int | None = None
 
@@ -89,10 +90,18 @@ def _decode(data: bytes) -> str:
 
 def lint_source(source: str, path: str, rules: list[Rule], lang: str = "en") -> list[Finding]:
     try:
-        tree = ast.parse(source, filename=path)
+        tree = _parse(source, path)
     except (SyntaxError, ValueError) as e:
         return [_syntax_error(path, e)]
     return _run(tree, source, path, rules, lang)
+
+
+def _parse(source: str, path: str) -> ast.Module:
+    """Parse without the compiler's warnings about the user's code (an invalid escape such as
+    "C:\data"): they are not ours to print, and TD034 reports the escapes that matter."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, filename=path)
 
 
 def _syntax_error(path: str, e: SyntaxError | ValueError, cell: int | None = None) -> Finding:
@@ -145,9 +154,11 @@ def lint_notebook(data: bytes, path: str, rules: list[Rule], lang: str = "en") -
     blanked, keeping the line numbers."""
     try:
         nb = json.loads(data)
-        cells = [c for c in nb["cells"] if c.get("cell_type") == "code"]
+        # numbered as the user sees them: every cell counts, markdown included
+        code = [(i, c) for i, c in enumerate(nb["cells"], 1) if c.get("cell_type") == "code"]
+        numbers = [i for i, _ in code]
         sources = [c["source"] if isinstance(c["source"], str) else "".join(c["source"])
-                   for c in cells]  # fmt: skip
+                   for _, c in code]  # fmt: skip
     except (ValueError, KeyError, TypeError, AttributeError) as e:
         return [Finding(path, 1, 1, SYNTAX_ERROR, "", f"not a readable notebook: {e}")]
     cleaned = [_strip_magics(s) for s in sources]
@@ -158,21 +169,21 @@ def lint_notebook(data: bytes, path: str, rules: list[Rule], lang: str = "en") -
         lines += text.split("\n")
     joined = "\n".join(lines)
     try:
-        tree = ast.parse(joined, filename=path)
+        tree = _parse(joined, path)
     except (SyntaxError, ValueError):
         found: list[Finding] = []
-        for i, text in enumerate(cleaned, 1):  # cell by cell: report the broken ones, lint the rest
-            try:
-                cell_tree = ast.parse(text, filename=path)
+        for number, text in zip(numbers, cleaned, strict=True):  # cell by cell: report the
+            try:  # broken ones, lint the rest
+                cell_tree = _parse(text, path)
             except (SyntaxError, ValueError) as e:
-                found.append(_syntax_error(path, e, i))
+                found.append(_syntax_error(path, e, number))
                 continue
-            found += [_in_cell(f, i, 1) for f in _run(cell_tree, text, path, rules, lang)]
+            found += [_in_cell(f, number, 1) for f in _run(cell_tree, text, path, rules, lang)]
         return sorted(found, key=_order)
     found = []
     for f in _run(tree, joined, path, rules, lang):
-        cell = max(i for i, start in enumerate(starts) if start <= f.line)
-        found.append(_in_cell(f, cell + 1, starts[cell]))
+        k = max(i for i, start in enumerate(starts) if start <= f.line)
+        found.append(_in_cell(f, numbers[k], starts[k]))
     return sorted(found, key=_order)
 
 

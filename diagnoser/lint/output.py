@@ -56,7 +56,7 @@ def to_sarif(findings: list[Finding], lang: str = "en") -> str:
             "helpUri": f"{DOCS}{r.code}/",
             "properties": {"entry": r.entry},
         }
-        for r in RULES.values()
+        for r in sorted(RULES.values(), key=lambda r: r.code)
     ]
     rules.append(
         {"id": "E999", "name": "syntax-error", "shortDescription": {"text": "syntax error"}}
