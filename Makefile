@@ -32,6 +32,7 @@ test: lint
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
+	$(BIN)/python bench/lint_bench.py
 
 # The bilingual guide: pages are generated from kb/ by hooks/kb_pages.py on every build.
 site: $(VENV)/.installed

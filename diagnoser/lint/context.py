@@ -35,6 +35,7 @@ class Context:
         self.imports: list[ast.Import | ast.ImportFrom] = []
         self.parents: dict[ast.AST, ast.AST] = {}
         self._constructed: dict[str, set[str]] | None = None
+        self._qualnames: dict[ast.AST, str | None] = {}
         self._bindings: dict[ast.AST, dict[str, list[ast.expr | None]]] = {}
         parents = self.parents
         for node in ast.walk(tree):
@@ -77,7 +78,14 @@ class Context:
 
     def qualname(self, node: ast.AST) -> str | None:
         """`F.softmax` -> 'torch.nn.functional.softmax' through this file's imports; None for
-        anything that is not a dotted name."""
+        anything that is not a dotted name. Memoised: several rules ask about every call."""
+        try:
+            return self._qualnames[node]
+        except KeyError:
+            found = self._qualnames[node] = self._resolve(node)
+            return found
+
+    def _resolve(self, node: ast.AST) -> str | None:
         parts: list[str] = []
         while isinstance(node, ast.Attribute):
             parts.append(node.attr)

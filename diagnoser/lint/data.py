@@ -95,10 +95,16 @@ def workers_started_at_import(ctx: Context) -> Iterator[Hit]:
     top = _import_time(ctx.tree)
     if not top:
         return
-    # functions of this module that start workers themselves
+    # functions of this module, called at import time, that start workers themselves
+    called = {
+        n.func.id
+        for stmt in top
+        for n in walk_local([stmt])
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
     starters: dict[str, str] = {}
     for f in ctx.tree.body:
-        if isinstance(f, FUNCTIONS):
+        if isinstance(f, FUNCTIONS) and f.name in called:
             for n in walk_local(f.body):
                 what = _starts_workers(ctx, n)
                 if what:

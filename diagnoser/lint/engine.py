@@ -97,7 +97,7 @@ def lint_source(source: str, path: str, rules: list[Rule], lang: str = "en") -> 
 
 
 def _parse(source: str, path: str) -> ast.Module:
-    """Parse without the compiler's warnings about the user's code (an invalid escape such as
+    r"""Parse without the compiler's warnings about the user's code (an invalid escape such as
     "C:\data"): they are not ours to print, and TD034 reports the escapes that matter."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -14,19 +14,60 @@ _REORDER = ("transpose", "permute", "t", "swapaxes", "swapdims", "movedim")
 _REORDER_ATTRS = ("T", "mT", "H", "mH")
 
 
-def _reordered(ctx: Context, node: ast.AST) -> bool:
+def _reorder(ctx: Context, node: ast.AST) -> ast.expr | None:
     """`x.transpose(1, 2)`, `x.permute(...)`, `x.T`: a tensor whose memory is no longer in order;
-    or a name bound once to one."""
+    or a name bound once to one. Returns that expression."""
     for _ in range(2):
         if method_call(node, *_REORDER) or (
             isinstance(node, ast.Attribute) and node.attr in _REORDER_ATTRS
         ):
-            return True
+            return node  # type: ignore[return-value]
         value = ctx.value_of(node) if isinstance(node, ast.Name) else None
         if value is None:
-            return False
+            return None
         node = value
-    return False
+    return None
+
+
+def _ints(call: ast.Call) -> list[int] | None:
+    args = (
+        call.args[0].elts
+        if len(call.args) == 1 and isinstance(call.args[0], ast.List | ast.Tuple)
+        else call.args
+    )
+    values = []
+    for a in args:
+        if isinstance(a, ast.Constant) and isinstance(a.value, int):
+            values.append(a.value)
+        elif (
+            isinstance(a, ast.UnaryOp)
+            and isinstance(a.op, ast.USub)
+            and isinstance(a.operand, ast.Constant)
+            and isinstance(a.operand.value, int)
+        ):
+            values.append(-a.operand.value)
+        else:
+            return None
+    return values
+
+
+def _view_must_copy(reorder: ast.expr, view: ast.Call) -> bool:
+    """Only the views that cannot work whatever the sizes (a size-1 dimension aside): flattening
+    a reordered tensor (`.view(-1)`), and merging two dimensions of a 4-d tensor whose dims 1
+    and 2 were swapped (`.transpose(1, 2).view(B, T, C)`, the multi-head merge). Other views
+    may only split dimensions, which works on any layout."""
+    args = view.args
+    if view.keywords or any(isinstance(a, ast.Starred) for a in args):
+        return False
+    if len(args) == 1 and _ints(view) == [-1]:
+        return True
+    if len(args) != 3 or not isinstance(reorder, ast.Call):
+        return False
+    dims = _ints(reorder)
+    name = reorder.func.attr  # type: ignore[attr-defined]
+    if name in ("transpose", "swapaxes", "swapdims"):
+        return dims is not None and sorted(dims) == [1, 2]
+    return name == "permute" and dims == [0, 2, 1, 3]
 
 
 @rule(
@@ -66,7 +107,8 @@ def view_after_transpose(ctx: Context) -> Iterator[Hit]:
             continue
         if len(call.args) == 1 and _is_dtype(ctx, call.args[0]):
             continue  # x.view(torch.float16) reinterprets the dtype, a different operation
-        if _reordered(ctx, receiver(call)):
+        reorder = _reorder(ctx, receiver(call))
+        if reorder is not None and _view_must_copy(reorder, call):
             yield Hit(call)
 
 
