@@ -202,7 +202,8 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
             scope = ctx.scope_of(call)
             if scope not in backwarded:
                 backwarded[scope] = _backwarded_names(ctx, scope)
-            if base.id in backwarded[scope]:
+            # bound once: the tensor backward() ran on is the one converted
+            if base.id in backwarded[scope] and len(ctx.bindings(scope).get(base.id, [])) == 1:
                 yield Hit(
                     call,
                     {
