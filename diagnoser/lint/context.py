@@ -167,6 +167,46 @@ class Context:
         values = self.bindings(self.scope_of(node)).get(n, [])
         return values[0] if len(values) == 1 else None
 
+    def reaching(self, node: ast.AST) -> ast.expr | None:
+        """The expression a name stands for where it is used: its single binding in the scope,
+        else the nearest earlier statement of the same block that assigns it (`x = x.transpose(1,
+        2)` just before `x.view(...)`), provided nothing in between binds it otherwise."""
+        single = self.value_of(node)
+        if single is not None or not isinstance(node, ast.Name):
+            return single
+        stmt: ast.AST = node
+        while not isinstance(stmt, ast.stmt):
+            parent = self.parents.get(stmt)
+            if parent is None:
+                return None
+            stmt = parent
+        block = self._block_of(stmt)
+        if block is None:
+            return None
+        index = next(i for i, s in enumerate(block) if s is stmt)
+        for earlier in reversed(block[:index]):
+            if (
+                isinstance(earlier, ast.Assign)
+                and len(earlier.targets) == 1
+                and isinstance(earlier.targets[0], ast.Name)
+                and earlier.targets[0].id == node.id
+            ):
+                return earlier.value
+            if any(
+                isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
+                for n in walk_local([earlier])
+            ):
+                return None
+        return None
+
+    def _block_of(self, stmt: ast.stmt) -> list[ast.stmt] | None:
+        parent = self.parents.get(stmt)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and any(s is stmt for s in block):
+                return block
+        return None
+
     # tree helpers --------------------------------------------------------------------------------
 
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:

@@ -6,13 +6,19 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import FUNCTIONS, Context, keyword, walk_local
+from .context import FUNCTIONS, SCOPES, Context, keyword, walk_local
 from .rule import Hit, rule
 
 DATALOADER = frozenset(
     {"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader", "DataLoader"}
 )
 SPAWN = frozenset({"torch.multiprocessing.spawn", "torch.multiprocessing.start_processes"})
+
+
+def _forked(call: ast.Call) -> bool:
+    """`multiprocessing_context="fork"`: the workers never re-import the script."""
+    context = keyword(call, "multiprocessing_context")
+    return isinstance(context, ast.Constant) and context.value == "fork"
 
 
 def _workers(call: ast.Call) -> ast.expr | None:
@@ -45,6 +51,17 @@ def _import_time(tree: ast.Module) -> list[ast.stmt]:
         if not isinstance(s, (*FUNCTIONS, ast.ClassDef, ast.Import, ast.ImportFrom))
         and not _is_main_guard(s)
     ]
+
+
+def _unguarded(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of these statements outside any `if __name__ == "__main__":`, however nested."""
+    stack: list[ast.AST] = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        if _is_main_guard(node) or isinstance(node, SCOPES):
+            continue
+        yield node
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
 @rule(
@@ -99,7 +116,7 @@ def workers_started_at_import(ctx: Context) -> Iterator[Hit]:
     called = {
         n.func.id
         for stmt in top
-        for n in walk_local([stmt])
+        for n in _unguarded([stmt])
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
     }
     starters: dict[str, str] = {}
@@ -112,16 +129,17 @@ def workers_started_at_import(ctx: Context) -> Iterator[Hit]:
                     break
     loaders: set[str] = set()
     for stmt in top:
-        for n in walk_local([stmt]):
+        for n in _unguarded([stmt]):
             if (
                 isinstance(n, ast.Assign)
                 and isinstance(n.value, ast.Call)
                 and ctx.qualname(n.value.func) in DATALOADER
                 and _workers(n.value) is not None
+                and not _forked(n.value)
             ):
                 loaders.update(t.id for t in n.targets if isinstance(t, ast.Name))
     for stmt in top:
-        for n in walk_local([stmt]):
+        for n in _unguarded([stmt]):
             if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension):
                 used = {x.id for x in ast.walk(n.iter) if isinstance(x, ast.Name)}
                 if used & loaders:
@@ -138,7 +156,7 @@ def _starts_workers(ctx: Context, node: ast.AST) -> str | None:
     if not isinstance(node, ast.Call):
         return None
     q = ctx.qualname(node.func)
-    if q in DATALOADER and _workers(node) is not None:
+    if q in DATALOADER and _workers(node) is not None and not _forked(node):
         return "DataLoader"
     if q in SPAWN:
         return "torch.multiprocessing.spawn"

@@ -63,10 +63,13 @@ def load_state_dict_result_kept(ctx: Context) -> Iterator[Hit]:
 
 
 def _used_as_model(ctx: Context, name: str, scope: ast.AST, after: int) -> ast.AST | None:
+    """The first use of `name` as a model after line `after`, unless it is bound again first."""
     body = scope.body if hasattr(scope, "body") else []
-    for n in walk_local(body):
-        if getattr(n, "lineno", 0) <= after:
-            continue
+    later = [n for n in walk_local(body) if getattr(n, "lineno", 0) > after]
+    later.sort(key=lambda n: (n.lineno, n.col_offset))  # type: ignore[attr-defined]
+    for n in later:
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
+            return None
         if isinstance(n, ast.Call):
             if isinstance(n.func, ast.Name) and n.func.id == name:
                 return n
@@ -85,8 +88,6 @@ def _loads(ctx: Context) -> Iterator[tuple[ast.Assign, ast.Call, ast.AST]]:
             continue
         name = node.targets[0].id
         scope = ctx.scope_of(node)
-        if len(ctx.bindings(scope).get(name, [])) != 1:
-            continue
         use = _used_as_model(ctx, name, scope, node.lineno)
         if use is not None:
             yield node, value, use

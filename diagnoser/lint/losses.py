@@ -39,7 +39,7 @@ def activation(ctx: Context, node: ast.AST) -> str | None:
             if isinstance(func, ast.Attribute) and func.attr == "sigmoid" and not node.args:
                 return "sigmoid" if q is None or not q.startswith("torch") else None
             return None
-        value = ctx.value_of(node) if isinstance(node, ast.Name) else None
+        value = ctx.reaching(node) if isinstance(node, ast.Name) else None
         if value is None:
             return None
         node = value
@@ -192,7 +192,7 @@ def _one_hot(ctx: Context, node: ast.AST) -> bool:
     for _ in range(2):
         if isinstance(node, ast.Call):
             return ctx.qualname(node.func) in (FN + "one_hot", "torch.nn.functional.one_hot")
-        value = ctx.value_of(node) if isinstance(node, ast.Name) else None
+        value = ctx.reaching(node) if isinstance(node, ast.Name) else None
         if value is None:
             return False
         node = value

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import FUNCTIONS, Context, method_call, name_of, receiver, walk_local
+from .context import FUNCTIONS, Context, method_call, name_of, walk_local
 from .rule import Hit, rule
 
 MODULE = "torch.nn.Module"
@@ -354,6 +354,62 @@ with torch.no_grad():
 """,
 )
 def leaf_parameter_updated_in_place(ctx: Context) -> Iterator[Hit]:
+    yield from _parameter_loops(ctx)
+    yield from _leaf_tensors(ctx)
+
+
+def _in_place(node: ast.AST, name: str) -> bool:
+    """`name -= ...` or `name.add_(...)`: an in-place change of the tensor `name` itself."""
+    if isinstance(node, ast.AugAssign):
+        return isinstance(node.target, ast.Name) and node.target.id == name
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        attr, r = node.func.attr, node.func.value
+        return (
+            attr.endswith("_")
+            and not attr.startswith("_")
+            and attr not in _NOT_DATA
+            and isinstance(r, ast.Name)
+            and r.id == name
+        )
+    return False
+
+
+def _is_leaf_factory(ctx: Context, value: ast.expr | None) -> bool:
+    """`torch.zeros(3, requires_grad=True)`, `nn.Parameter(...)`."""
+    if not isinstance(value, ast.Call):
+        return False
+    if ctx.qualname(value.func) in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+        return True
+    flag = next((k.value for k in value.keywords if k.arg == "requires_grad"), None)
+    q = ctx.qualname(value.func) or ""
+    return q.startswith("torch.") and isinstance(flag, ast.Constant) and flag.value is True
+
+
+def _leaf_tensors(ctx: Context) -> Iterator[Hit]:
+    """Tensors created with requires_grad=True and then updated in place (`w -= lr * w.grad`)."""
+    for scope in [ctx.tree, *ctx.functions]:
+        bindings = ctx.bindings(scope)
+        nodes = list(walk_local(scope.body))
+        augmented: dict[str, int] = {}
+        for n in nodes:
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                augmented[n.target.id] = augmented.get(n.target.id, 0) + 1
+        # bound only by a leaf factory, and otherwise only updated (`w -= ...`): never a
+        # parameter, a loop variable or anything else under the same name
+        leaves = {
+            name
+            for name, values in bindings.items()
+            if any(v is not None for v in values)
+            and all(_is_leaf_factory(ctx, v) for v in values if v is not None)
+            and sum(v is None for v in values) == augmented.get(name, 0)
+        }
+        for n in nodes:
+            for name in leaves:
+                if _in_place(n, name) and not ctx.under_no_grad(n):
+                    yield Hit(n)
+
+
+def _parameter_loops(ctx: Context) -> Iterator[Hit]:
     for loop in ctx.loops:
         if not isinstance(loop, ast.For) or not isinstance(loop.target, ast.Name):
             continue
@@ -361,18 +417,5 @@ def leaf_parameter_updated_in_place(ctx: Context) -> Iterator[Hit]:
             continue
         p = loop.target.id
         for n in walk_local(loop.body):
-            hit: ast.AST | None = None
-            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and n.target.id == p:
-                hit = n
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-                name = n.func.attr
-                if (
-                    name.endswith("_")
-                    and not name.startswith("_")
-                    and name not in _NOT_DATA
-                    and isinstance(receiver(n), ast.Name)
-                    and receiver(n).id == p  # type: ignore[attr-defined]
-                ):
-                    hit = n
-            if hit is not None and not ctx.under_no_grad(hit):
-                yield Hit(hit)
+            if _in_place(n, p) and not ctx.under_no_grad(n):
+                yield Hit(n)

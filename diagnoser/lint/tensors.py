@@ -22,7 +22,7 @@ def _reorder(ctx: Context, node: ast.AST) -> ast.expr | None:
             isinstance(node, ast.Attribute) and node.attr in _REORDER_ATTRS
         ):
             return node  # type: ignore[return-value]
-        value = ctx.value_of(node) if isinstance(node, ast.Name) else None
+        value = ctx.reaching(node) if isinstance(node, ast.Name) else None
         if value is None:
             return None
         node = value
@@ -198,6 +198,8 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
             continue
         if isinstance(base, ast.Attribute) and base.attr in ("weight", "bias"):
             yield Hit(call, {"what": {"en": "a parameter", "zh": "参数"}})
+        elif _model_output(ctx, base) and not ctx.under_no_grad(call):
+            yield Hit(call, {"what": {"en": "the model's output", "zh": "模型的输出"}})
         elif isinstance(base, ast.Name):
             scope = ctx.scope_of(call)
             if scope not in backwarded:
@@ -213,6 +215,23 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
                         }
                     },
                 )
+
+
+def _model_output(ctx: Context, node: ast.AST) -> bool:
+    """`model(x)` where this scope builds `model` from an nn layer or an nn.Module subclass of
+    this file: outside no_grad, its output requires grad (eval() does not change that)."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        return False
+    from .modules import module_classes
+
+    values = ctx.bindings(ctx.scope_of(node)).get(node.func.id, [])
+    if len(values) != 1 or not isinstance(values[0], ast.Call):
+        return False
+    q = ctx.qualname(values[0].func) or ""
+    if q.startswith("torch.nn.") and "." not in q[9:] and q[9:10].isupper():
+        return q[9:] != "Parameter"
+    local = {c.name for c in module_classes(ctx)}
+    return isinstance(values[0].func, ast.Name) and values[0].func.id in local
 
 
 def _backwarded_names(ctx: Context, scope: ast.AST) -> set[str]:
@@ -294,7 +313,7 @@ def _on_cuda(ctx: Context, node: ast.AST) -> bool:
             if _to_cuda(link):
                 return True
             base = _inner(link)
-        value = ctx.value_of(base) if isinstance(base, ast.Name) else None
+        value = ctx.reaching(base) if isinstance(base, ast.Name) else None
         if value is None:
             return False
         node = value

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser.lint import RULES, lint_file, lint_source
+from diagnoser.lint import RULES, lint_file, lint_paths, lint_source
 from diagnoser.lint.rule import Rule
 from tests.conftest import ENTRIES, ROOT
 
@@ -79,3 +79,23 @@ def test_rules_never_import_torch() -> None:
 
 def test_fixtures_are_all_rules() -> None:
     assert {p.stem for p in FIXTURES.glob("TD*.py")} == set(RULES)
+
+
+def test_rules_catch_the_reproductions_bugs() -> None:
+    """reproductions/<id>.py is real failing code (tests/test_reproductions.py runs it): what
+    lint reports there must be the very entry the script reproduces."""
+    from diagnoser.index import reproductions_dir
+
+    found = lint_paths([reproductions_dir()], list(RULES.values()))
+    by_file = {Path(f.path).stem: f.entry for f in found}
+    assert all(stem == entry for stem, entry in by_file.items()), by_file
+    # the families whose reproduction these rules read statically
+    assert set(by_file) >= {
+        "amp-deprecated-api",
+        "leaf-inplace",
+        "model-is-state-dict",
+        "numpy-requires-grad",
+        "spawn-main-guard",
+        "torch-private-api-removed",
+        "view-non-contiguous",
+    }
