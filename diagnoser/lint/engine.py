@@ -26,6 +26,7 @@ SKIP_DIRS = frozenset(
 )  # fmt: skip
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*))?", re.IGNORECASE)
 _MAGIC = re.compile(r"^\s*[%!]")
+_TOO_DEEP = "too deeply nested to analyse"
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,8 @@ def lint_source(source: str, path: str, rules: list[Rule], lang: str = "en") -> 
         tree = _parse(source, path)
     except (SyntaxError, ValueError) as e:
         return [_syntax_error(path, e)]
+    except (RecursionError, MemoryError):
+        return [Finding(path, 1, 1, SYNTAX_ERROR, "", _TOO_DEEP)]
     return _run(tree, source, path, rules, lang)
 
 
@@ -116,6 +119,13 @@ def _syntax_error(path: str, e: SyntaxError | ValueError, cell: int | None = Non
 
 
 def _run(tree: ast.Module, source: str, path: str, rules: list[Rule], lang: str) -> list[Finding]:
+    try:
+        return _check(tree, source, path, rules, lang)
+    except RecursionError:  # an expression nested thousands deep: the parser coped, we did not
+        return [Finding(path, 1, 1, SYNTAX_ERROR, "", _TOO_DEEP)]
+
+
+def _check(tree: ast.Module, source: str, path: str, rules: list[Rule], lang: str) -> list[Finding]:
     ctx = Context(tree, source)
     found: list[Finding] = []
     for r in rules:
@@ -170,13 +180,16 @@ def lint_notebook(data: bytes, path: str, rules: list[Rule], lang: str = "en") -
     joined = "\n".join(lines)
     try:
         tree = _parse(joined, path)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         found: list[Finding] = []
         for number, text in zip(numbers, cleaned, strict=True):  # cell by cell: report the
             try:  # broken ones, lint the rest
                 cell_tree = _parse(text, path)
             except (SyntaxError, ValueError) as e:
                 found.append(_syntax_error(path, e, number))
+                continue
+            except (RecursionError, MemoryError):
+                found.append(Located(path, 1, 1, SYNTAX_ERROR, "", _TOO_DEEP, number))
                 continue
             found += [_in_cell(f, number, 1) for f in _run(cell_tree, text, path, rules, lang)]
         return sorted(found, key=_order)

@@ -153,3 +153,24 @@ def test_explain(lang: str, heading: str) -> None:
     assert result.stdout.startswith("TD030 view-after-transpose")
     assert heading in result.stdout and "diagnoser show view-non-contiguous" in result.stdout
     assert cli("lint", "--explain", "TD999").returncode == 2
+
+
+def test_bad_input_never_crashes(tmp_path: Path) -> None:
+    files = {
+        "binary.py": b"\xff\xfe\x00\x01garbage\x00",
+        "nulls.py": b"x = 1\x00\n",
+        "latin1.py": b"# -*- coding: latin-1 -*-\ns = '\xe9'\n",
+        "deep.py": b"x = " + b"(" * 300 + b"1" + b")" * 300 + b"\n",
+        "long.py": b"x = " + b" + ".join(b"loss" for _ in range(20000)) + b"\n",
+        "empty.py": b"",
+        "nb.ipynb": b'{"cells": [{"cell_type": "code", "source": [1, 2]}]}',
+        "nocode.ipynb": b'{"cells": [{"cell_type": "markdown", "source": "# hi"}]}',
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    result = cli("lint", "--format", "json", cwd=tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    assert "Traceback" not in result.stderr
+    rows = json.loads(result.stdout)
+    assert {r["path"] for r in rows} <= set(files)
+    assert {r["code"] for r in rows} <= {"E999"}
