@@ -34,13 +34,20 @@ class Context:
         self.assigns: list[ast.Assign] = []
         self.imports: list[ast.Import | ast.ImportFrom] = []
         self.parents: dict[ast.AST, ast.AST] = {}
+        self.children: dict[ast.AST, list[ast.AST]] = {}
         self._constructed: dict[str, set[str]] | None = None
         self._qualnames: dict[ast.AST, str | None] = {}
         self._bindings: dict[ast.AST, dict[str, list[ast.expr | None]]] = {}
         parents = self.parents
-        for node in ast.walk(tree):
-            for child in ast.iter_child_nodes(node):
+        children = self.children
+        stack: list[ast.AST] = [tree]
+        while stack:  # one pass: each node's children are listed once, for both jobs
+            node = stack.pop()
+            kids = list(ast.iter_child_nodes(node))
+            children[node] = kids
+            for child in kids:
                 parents[child] = node
+            stack.extend(kids)
             kind = type(node)
             if kind is ast.Call:
                 self.calls.append(node)  # type: ignore[arg-type]
@@ -139,7 +146,7 @@ class Context:
             for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
                 if arg is not None:
                     found.setdefault(arg.arg, []).append(None)
-        for node in walk_local(body):
+        for node in self.walk_local(body):
             if isinstance(node, ast.Assign):
                 for t in node.targets:
                     simple = isinstance(t, ast.Name | ast.Attribute)
@@ -194,7 +201,7 @@ class Context:
                 return earlier.value
             if any(
                 isinstance(n, ast.Name) and n.id == node.id and isinstance(n.ctx, ast.Store)
-                for n in walk_local([earlier])
+                for n in self.walk_local([earlier])
             ):
                 return None
         return None
@@ -255,6 +262,20 @@ class Context:
             return False
         return True if q == "torch.enable_grad" else None
 
+    def walk_local(self, nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
+        """Every node under `nodes`, in source order, without entering nested functions, lambdas
+        or classes: the code that runs when these statements run."""
+        children = self.children
+        stack = list(nodes)
+        stack.reverse()
+        while stack:
+            node = stack.pop()
+            yield node
+            kids = children.get(node)
+            if kids is None:  # a node built by a rule, outside the tree
+                kids = list(ast.iter_child_nodes(node))
+            stack.extend(k for k in reversed(kids) if not isinstance(k, SCOPES))
+
     # quoting ------------------------------------------------------------------------------
 
     def snippet(self, node: ast.AST, limit: int = 60) -> str:
@@ -270,19 +291,6 @@ class Context:
         if not same_line or len(text) > limit:
             text = text[: limit - 3].rstrip() + "..."
         return text
-
-
-def walk_local(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
-    """Every node under `nodes`, without entering nested functions, lambdas or classes: the code
-    that runs when these statements run."""
-    stack = list(nodes)
-    stack.reverse()
-    while stack:
-        node = stack.pop()
-        yield node
-        children = [c for c in ast.iter_child_nodes(node) if not isinstance(c, SCOPES)]
-        children.reverse()
-        stack.extend(children)
 
 
 def method_call(node: ast.AST, *names: str) -> ast.Call | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import FUNCTIONS, SCOPES, Context, keyword, walk_local
+from .context import FUNCTIONS, SCOPES, Context, keyword
 from .rule import Hit, rule
 
 DATALOADER = frozenset(
@@ -53,15 +53,17 @@ def _import_time(tree: ast.Module) -> list[ast.stmt]:
     ]
 
 
-def _unguarded(stmts: list[ast.stmt]) -> Iterator[ast.AST]:
+def _unguarded(ctx: Context, stmts: list[ast.stmt]) -> list[ast.AST]:
     """The nodes of these statements outside any `if __name__ == "__main__":`, however nested."""
+    found: list[ast.AST] = []
     stack: list[ast.AST] = list(reversed(stmts))
     while stack:
         node = stack.pop()
-        if _is_main_guard(node) or isinstance(node, SCOPES):
+        if isinstance(node, SCOPES) or (isinstance(node, ast.If) and _is_main_guard(node)):
             continue
-        yield node
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+        found.append(node)
+        stack.extend(reversed(ctx.children.get(node, [])))
+    return found
 
 
 @rule(
@@ -113,43 +115,37 @@ def workers_started_at_import(ctx: Context) -> Iterator[Hit]:
     if not top:
         return
     # functions of this module, called at import time, that start workers themselves
-    called = {
-        n.func.id
-        for stmt in top
-        for n in _unguarded([stmt])
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-    }
+    nodes = _unguarded(ctx, top)
+    called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
     starters: dict[str, str] = {}
     for f in ctx.tree.body:
         if isinstance(f, FUNCTIONS) and f.name in called:
-            for n in walk_local(f.body):
+            for n in ctx.walk_local(f.body):
                 what = _starts_workers(ctx, n)
                 if what:
                     starters[f.name] = what
                     break
     loaders: set[str] = set()
-    for stmt in top:
-        for n in _unguarded([stmt]):
-            if (
-                isinstance(n, ast.Assign)
-                and isinstance(n.value, ast.Call)
-                and ctx.qualname(n.value.func) in DATALOADER
-                and _workers(n.value) is not None
-                and not _forked(n.value)
-            ):
-                loaders.update(t.id for t in n.targets if isinstance(t, ast.Name))
-    for stmt in top:
-        for n in _unguarded([stmt]):
-            if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension):
-                used = {x.id for x in ast.walk(n.iter) if isinstance(x, ast.Name)}
-                if used & loaders:
-                    yield Hit(n.iter, {"what": "DataLoader"})
-            elif isinstance(n, ast.Call):
-                what = _starts_workers(ctx, n)
-                if what == "torch.multiprocessing.spawn":
-                    yield Hit(n, {"what": what})
-                elif isinstance(n.func, ast.Name) and n.func.id in starters:
-                    yield Hit(n, {"what": starters[n.func.id]})
+    for n in nodes:
+        if (
+            isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Call)
+            and ctx.qualname(n.value.func) in DATALOADER
+            and _workers(n.value) is not None
+            and not _forked(n.value)
+        ):
+            loaders.update(t.id for t in n.targets if isinstance(t, ast.Name))
+    for n in nodes:
+        if isinstance(n, ast.For | ast.AsyncFor | ast.comprehension):
+            used = {x.id for x in ast.walk(n.iter) if isinstance(x, ast.Name)}
+            if used & loaders:
+                yield Hit(n.iter, {"what": "DataLoader"})
+        elif isinstance(n, ast.Call):
+            what = _starts_workers(ctx, n)
+            if what == "torch.multiprocessing.spawn":
+                yield Hit(n, {"what": what})
+            elif isinstance(n.func, ast.Name) and n.func.id in starters:
+                yield Hit(n, {"what": starters[n.func.id]})
 
 
 def _starts_workers(ctx: Context, node: ast.AST) -> str | None:
@@ -209,7 +205,7 @@ def unpicklable_worker_function(ctx: Context) -> Iterator[Hit]:
             continue
         scope = ctx.scope_of(call)
         local_defs = (
-            {n.name for n in walk_local(scope.body) if isinstance(n, FUNCTIONS)}
+            {n.name for n in ctx.walk_local(scope.body) if isinstance(n, FUNCTIONS)}
             if isinstance(scope, FUNCTIONS)
             else set()
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import Context, keyword, method_call, name_of, receiver, walk_local
+from .context import Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 _MODEL_USES = (
@@ -65,7 +65,7 @@ def load_state_dict_result_kept(ctx: Context) -> Iterator[Hit]:
 def _used_as_model(ctx: Context, name: str, scope: ast.AST, after: int) -> ast.AST | None:
     """The first use of `name` as a model after line `after`, unless it is bound again first."""
     body = scope.body if hasattr(scope, "body") else []
-    later = [n for n in walk_local(body) if getattr(n, "lineno", 0) > after]
+    later = [n for n in ctx.walk_local(body) if getattr(n, "lineno", 0) > after]
     later.sort(key=lambda n: (n.lineno, n.col_offset))  # type: ignore[attr-defined]
     for n in later:
         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import FUNCTIONS, Context, method_call, name_of, walk_local
+from .context import FUNCTIONS, Context, method_call, name_of
 from .rule import Hit, rule
 
 MODULE = "torch.nn.Module"
@@ -206,15 +206,15 @@ def misspelt_init(ctx: Context) -> Iterator[Hit]:
         if "__init__" in methods:
             continue
         for name, fn in methods.items():
-            if name.startswith("_") and _near(name, "__init__") and _assigns_self(fn):
+            if name.startswith("_") and _near(name, "__init__") and _assigns_self(ctx, fn):
                 yield Hit(_name_node(ctx, fn), {"cls": cls.name})
 
 
-def _assigns_self(fn: ast.AST) -> bool:
+def _assigns_self(ctx: Context, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(
         isinstance(n, ast.Assign)
         and any(isinstance(t, ast.Attribute) and name_of(t.value) == "self" for t in n.targets)
-        for n in walk_local(fn.body)  # type: ignore[attr-defined]
+        for n in ctx.walk_local(fn.body)
     )
 
 
@@ -296,7 +296,7 @@ def layers_in_plain_list(ctx: Context) -> Iterator[Hit]:
         init = _methods(cls).get("__init__")
         if init is None:
             continue
-        for n in walk_local(init.body):
+        for n in ctx.walk_local(init.body):
             if not isinstance(n, ast.Assign) or len(n.targets) != 1:
                 continue
             t = n.targets[0]
@@ -387,9 +387,11 @@ def _is_leaf_factory(ctx: Context, value: ast.expr | None) -> bool:
 
 def _leaf_tensors(ctx: Context) -> Iterator[Hit]:
     """Tensors created with requires_grad=True and then updated in place (`w -= lr * w.grad`)."""
+    if not any(_is_leaf_factory(ctx, c) for c in ctx.calls):
+        return  # most files make no leaf tensor themselves: skip the per-scope bookkeeping
     for scope in [ctx.tree, *ctx.functions]:
         bindings = ctx.bindings(scope)
-        nodes = list(walk_local(scope.body))
+        nodes = list(ctx.walk_local(scope.body))
         augmented: dict[str, int] = {}
         for n in nodes:
             if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
@@ -416,6 +418,6 @@ def _parameter_loops(ctx: Context) -> Iterator[Hit]:
         if not method_call(loop.iter, "parameters"):
             continue
         p = loop.target.id
-        for n in walk_local(loop.body):
+        for n in ctx.walk_local(loop.body):
             if _in_place(n, p) and not ctx.under_no_grad(n):
                 yield Hit(n)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import LOOPS, Context, keyword, method_call, name_of, receiver, walk_local
+from .context import LOOPS, Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 SCHEDULERS = "torch.optim.lr_scheduler."
@@ -108,7 +108,7 @@ def missing_zero_grad(ctx: Context) -> Iterator[Hit]:
     seen: set[ast.AST] = set()
     # innermost loops first, so that a step is reported once, in the loop that lacks zero_grad
     for loop in sorted(ctx.loops, key=lambda n: -n.lineno):
-        nodes = list(walk_local(loop.body))
+        nodes = list(ctx.walk_local(loop.body))
         if any(is_zero_grad(n) for n in nodes) or not any(is_backward(ctx, n) for n in nodes):
             continue
         for n in nodes:
@@ -248,7 +248,7 @@ for x, y in loader:
 def loss_accumulated_with_graph(ctx: Context) -> Iterator[Hit]:
     seen: set[ast.AST] = set()
     for loop in ctx.loops:
-        nodes = list(walk_local(loop.body))
+        nodes = list(ctx.walk_local(loop.body))
         bound: dict[str, int] = {}
         for n in nodes:
             if isinstance(n, ast.Assign):
@@ -327,9 +327,9 @@ for step in range(100):
 )
 def backward_on_graph_built_outside_loop(ctx: Context) -> Iterator[Hit]:
     for loop in ctx.loops:
-        nodes = list(walk_local(loop.body))
+        nodes = list(ctx.walk_local(loop.body))
         if isinstance(loop, ast.For | ast.AsyncFor):
-            nodes += walk_local([loop.target])
+            nodes += ctx.walk_local([loop.target])
         if any(isinstance(n, ast.Break | ast.Return | ast.Raise) for n in nodes):
             continue  # a loop that may run once
         bound_inside = {
@@ -510,7 +510,7 @@ def training_after_eval(ctx: Context) -> Iterator[Hit]:
     for loop in ctx.loops:
         if _innermost_loop(ctx, loop) is not None:
             continue  # the outermost loop decides: it holds both the training and the eval
-        nodes = list(walk_local(loop.body))
+        nodes = list(ctx.walk_local(loop.body))
         if not any(is_backward(ctx, n) for n in nodes):
             continue
         switches = [c for n in nodes if (c := method_call(n, "eval", "train")) is not None]
