@@ -92,12 +92,15 @@ class Net(nn.Module):
 """,
 )
 def misspelt_forward(ctx: Context) -> Iterator[Hit]:
+    bases = {b.id for c in ctx.classes for b in c.bases if isinstance(b, ast.Name)}
     for cls in module_classes(ctx):
         methods = _methods(cls)
         if not _direct_module(ctx, cls) or "forward" in methods or "__call__" in methods:
             continue
+        if cls.name in bases:
+            continue  # a base class: its subclasses may define forward
         for name, fn in methods.items():
-            if _near(name, "forward") and not name.startswith("_"):
+            if _near(name, "forward") and name[:1].lower() == "f":
                 yield Hit(_name_node(ctx, fn), {"cls": cls.name})
 
 
