@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import Context, keyword
+from .context import Context, keyword, name_of
 from .rule import Hit, rule
 
 NN, FN = "torch.nn.", "torch.nn.functional."
@@ -237,6 +237,86 @@ def one_hot_long_target(ctx: Context) -> Iterator[Hit]:
     for _call, _, target in loss_calls(ctx, CE_CLASSES, CE_FUNCS):
         if target is not None and _one_hot(ctx, target):
             yield Hit(target)
+
+
+BCE_CLASSES = frozenset({NN + "BCELoss"})
+BCE_FUNCS = frozenset({FN + "binary_cross_entropy"})
+_LINEAR = frozenset(
+    NN + n for n in ("Linear", "LazyLinear", "Bilinear", "Conv1d", "Conv2d", "Conv3d")
+)
+
+
+def _logits(ctx: Context, node: ast.AST) -> str | None:
+    """`node` is the raw output of a Linear/Conv layer: `self.fc(x)` where `self.fc =
+    nn.Linear(...)`, or `model(x)` where `model = nn.Sequential(..., nn.Linear(...))`; or a name
+    holding one. Returns the layer's class name."""
+    for _ in range(2):
+        if isinstance(node, ast.Call):
+            layer = name_of(node.func)
+            if layer is None:
+                return None
+            built = ctx.constructed().get(layer)
+            if built and built <= _LINEAR:
+                return sorted(built)[0].rsplit(".", 1)[1]
+            if built == {NN + "Sequential"}:
+                lasts = [
+                    a.value.args[-1]
+                    for a in ctx.assigns
+                    if isinstance(a.value, ast.Call)
+                    and any(name_of(t) == layer for t in a.targets)
+                    and a.value.args
+                ]
+                kinds = {ctx.qualname(x.func) if isinstance(x, ast.Call) else None for x in lasts}
+                if lasts and kinds <= _LINEAR:
+                    return sorted(k for k in kinds if k)[0].rsplit(".", 1)[1]
+            return None
+        value = ctx.reaching(node) if isinstance(node, ast.Name) else None
+        if value is None:
+            return None
+        node = value
+    return None
+
+
+@rule(
+    "TD006",
+    "bce-on-logits",
+    "cuda-device-side-assert",
+    message={
+        "en": "`{code}` is the raw output of an nn.{layer} (logits, any real number); BCELoss "
+        "needs probabilities in [0, 1]: use BCEWithLogitsLoss on the logits",
+        "zh": "`{code}` 是 nn.{layer} 的原始输出（logits，可以是任意实数）；BCELoss 要的是 [0, 1] "
+        "之间的概率：改用 BCEWithLogitsLoss，直接传 logits",
+    },
+    why={
+        "en": "`BCELoss` and `F.binary_cross_entropy` take probabilities. A Linear or Conv layer "
+        "outputs logits, which leave [0, 1] as soon as the weights move: on the CPU the loss "
+        'stops with "all elements of input should be between 0 and 1", on a GPU with the device '
+        "assertion ``input_val >= zero && input_val <= one``.",
+        "zh": "`BCELoss` 和 `F.binary_cross_entropy` 接收的是概率。Linear 或 Conv 层输出的是 "
+        "logits，"
+        '权重一变就会超出 [0, 1]：在 CPU 上报 "all elements of input should be between 0 and '
+        '1"，在 GPU 上报设备端断言 ``input_val >= zero && input_val <= one``。',
+    },
+    fix={
+        "en": "Use `nn.BCEWithLogitsLoss()` (or `F.binary_cross_entropy_with_logits`) on the "
+        "logits: it applies the sigmoid itself, in a numerically stable way.",
+        "zh": "对 logits 使用 `nn.BCEWithLogitsLoss()`（或 `F.binary_cross_entropy_with_logits`）："
+        "它自己会做 sigmoid，而且数值更稳定。",
+    },
+    bad="""
+model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 1))
+loss = nn.BCELoss()(model(x), y)
+""",
+    good="""
+model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 1))
+loss = nn.BCEWithLogitsLoss()(model(x), y)
+""",
+)
+def bce_on_logits(ctx: Context) -> Iterator[Hit]:
+    for _call, inp, _ in loss_calls(ctx, BCE_CLASSES, BCE_FUNCS):
+        layer = _logits(ctx, inp) if inp is not None else None
+        if layer:
+            yield Hit(inp, {"layer": layer})  # type: ignore[arg-type]
 
 
 # Losses whose first two parameters are (weight or margin or size_average, size_average or
