@@ -43,7 +43,7 @@ def explain(rule: Rule, lang: str, kb: Path | None = None) -> str:
         f"{rule.code} {rule.name}",
         "",
         _w("why", lang),
-        _block(rule.why[lang]),
+        _block(rule.why[lang], lang),
         "",
         _w("bad", lang),
         indent("    " + line for line in rule.bad.split("\n")),
@@ -52,18 +52,21 @@ def explain(rule: Rule, lang: str, kb: Path | None = None) -> str:
         indent("    " + line for line in rule.good.split("\n")),
         "",
         _w("fix", lang),
-        _block(rule.fix[lang]),
+        _block(rule.fix[lang], lang),
         "",
-        f"{_w('entry', lang)}: {rule.entry}" + (f"  {title}" if title else ""),
+        f"{_w('entry', lang)}{'：' if lang == 'zh' else ': '}{rule.entry}"
+        + (f"  {title}" if title else ""),
         f"  diagnoser show {rule.entry}",
         "",
     ]
     return "\n".join(out)
 
 
-def _block(text: str, width: int = 96) -> str:
+def _block(text: str, lang: str) -> str:
     import textwrap
 
+    # textwrap counts characters; a Chinese character takes two columns
+    width = 56 if lang == "zh" else 96
     return textwrap.fill(text, width, initial_indent="  ", subsequent_indent="  ")
 
 
