@@ -49,7 +49,25 @@ UI: dict[str, dict[str, str]] = {
     },
     "site_needs": {"en": "Needs", "zh": "需要"},
     "site_run": {"en": "Run it, then run the fix:", "zh": "先运行出错的版本，再运行修好的版本："},
-    "site_all": {"en": "All errors and symptoms", "zh": "全部报错与症状"},
+    "site_all": {"en": "Quick reference: all errors and symptoms", "zh": "速查表：全部报错与症状"},
+    "site_colon": {"en": ": ", "zh": "："},
+    "site_glance": {"en": "At a glance", "zh": "速览"},
+    "site_message": {"en": "Message", "zh": "报错信息"},
+    "site_cause": {"en": "Cause", "zh": "原因"},
+    "site_quick_fix": {"en": "Fix", "zh": "解决办法"},
+    "site_docs": {"en": "PyTorch docs", "zh": "PyTorch 文档"},
+    "site_entry": {"en": "Entry", "zh": "条目"},
+    "site_wordings": {"en": "All {count} known wordings", "zh": "已知的 {count} 种报错写法"},
+    "site_all_intro": {
+        "en": "Every entry by section, most frequent first: the message you see, its usual cause "
+        "and the fix in one line. Open an entry for your own values, the details and a script.",
+        "zh": "按分类列出全部条目，常见的排在前面：你看到的报错、最常见的原因和一句话的解决办法。"
+        "点进条目可以看到结合具体数值的解释、详细说明和复现脚本。",
+    },
+    "site_report": {
+        "en": "Wrong diagnosis, or a wording we do not know? [Report it]({url}).",
+        "zh": "诊断不对，或者遇到了没收录的报错写法？[告诉我们]({url})。",
+    },
     "site_cli": {"en": "Command-line reference", "zh": "命令行参考"},
     "site_cli_intro": {
         "en": "Generated from the argument parser of the installed `diagnoser`.",

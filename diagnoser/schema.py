@@ -125,6 +125,30 @@ class Symptoms(Strict):
         return self
 
 
+OneLine = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^.+$")]
+
+
+class Line(Strict):
+    """One line of text in both languages (`.` never matches a line break)."""
+
+    en: OneLine
+    zh: OneLine
+
+
+class Glance(Strict):
+    """The entry in one line each: what the quick-reference tables and "At a glance" show."""
+
+    cause: Line
+    fix: Line
+
+
+class DocLink(Strict):
+    """A page of PyTorch's own documentation about the topic."""
+
+    title: NonEmpty
+    url: Annotated[str, StringConstraints(pattern=r"^https://\S+$")]
+
+
 class Reproduction(Strict):
     script: NonEmpty
     needs: list[Need] = ["cpu"]  # pydantic copies mutable defaults
@@ -137,6 +161,10 @@ class Entry(Strict):
     title: Text
     cause: Text
     fix: Text
+    glance: Glance
+    # How often users hit it, 1 = most often: the ranked entries lead the home page's table.
+    rank: int | None = Field(default=None, ge=1)
+    docs: list[DocLink] = Field(default_factory=list)
     signatures: list[Signature] = Field(default_factory=list)
     symptoms: Symptoms | None = None
     examples: list[NonEmpty] = Field(default_factory=list)
@@ -197,6 +225,12 @@ def load_kb(kb_dir: Path) -> list[Entry]:
         raise KBError(f"{kb_dir}: no knowledge-base files (*.yaml) found")
     entries = [load_entry(f) for f in files]
     ids = {e.id for e in entries}
+    ranked: dict[int, Path] = {}
+    for path, entry in zip(files, entries, strict=True):
+        if entry.rank is not None:
+            if entry.rank in ranked:
+                raise KBError(f"{path}: rank: {entry.rank} is already {ranked[entry.rank].name}'s")
+            ranked[entry.rank] = path
     for path, entry in zip(files, entries, strict=True):
         for i, ref in enumerate(entry.see_also):
             if ref not in ids:

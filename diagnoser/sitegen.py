@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from urllib.parse import quote
 
 from .cli import COMMANDS, build_command_parser, build_parser
 from .groups import GROUPS
@@ -19,6 +20,10 @@ from .lint.docs import entry_section as rule_links
 from .lint.docs import write_rule_pages
 from .schema import Entry, load_kb
 
+# The repository behind the published site (repo_url in mkdocs.yml; a test keeps them equal).
+REPO_URL = "https://github.com/torch-diagnoser/torch-diagnoser"
+# The exception's class before a message: the tables show the message alone.
+_EXCEPTION = re.compile(r"^[\w.]+(?:Error|Exception|Warning): ")
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 # A line break inside a Chinese paragraph would show as a space between two characters.
 _CJK_BREAK = re.compile(f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])")
@@ -35,6 +40,16 @@ def _prose(md: str, lang: str) -> str:
     return "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
 
 
+def _report_url(entry: Entry) -> str:
+    """A new issue about this entry, with the headings a useful report needs."""
+    title = quote(f"Wrong diagnosis: {entry.id}")
+    body = quote(
+        "What I pasted (the whole traceback or log):\n\n```\n\n```\n\n"
+        f"What diagnoser said: {entry.id}\nWhat the error really was:\n"
+    )
+    return f"{REPO_URL}/issues/new?title={title}&body={body}"
+
+
 def _first_line(example: str) -> str:
     return example.strip().split("\n", 1)[0]
 
@@ -44,28 +59,76 @@ def _fence(text: str, lang: str = "text", indent: str = "") -> str:
     return f"{indent}```{lang}\n{body}\n{indent}```"
 
 
+def _short_title(entry: Entry, lang: str) -> str:
+    """The title without the cause after its last colon: the message alone, for the navigation."""
+    title = entry.title.en if lang == "en" else entry.title.zh
+    short = re.split(r": |：", title)
+    message = ": ".join(short[:-1]) if len(short) > 1 else title
+    return message if len(message) <= 60 else message[:59] + "…"
+
+
+def canonical_message(entry: Entry, lang: str) -> str:
+    """What the user sees first: the first example's first line, or how people say a symptom."""
+    if entry.examples:
+        return _first_line(entry.examples[0])
+    phrases = entry.symptoms.phrases if entry.symptoms else None
+    if phrases:
+        return phrases.en[0] if lang == "en" else phrases.zh[0]
+    return _short_title(entry, lang)
+
+
+def _code(text: str, limit: int = 90) -> str:
+    shown = text if len(text) <= limit else text[: limit - 1] + "…"
+    return "`" + shown.replace("`", "'").replace("|", "\\|") + "`"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def glance(entry: Entry, lang: str) -> list[str]:
+    """At a glance: the message, the cause and the fix in one line each, how to see it happen."""
+    rows = [
+        (_w("message", lang), _code(canonical_message(entry, lang), 200)),
+        (_w("cause", lang), _cell(getattr(entry.glance.cause, lang))),
+        (_w("quick_fix", lang), _cell(getattr(entry.glance.fix, lang))),
+        (_w("reproduce", lang), f"`diagnoser repro {entry.id}`"),
+    ]
+    if entry.docs:
+        links = ", ".join(f"[{d.title}]({d.url})" for d in entry.docs)
+        rows.append((_w("docs", lang), links))
+    out = [f"## {_w('glance', lang)}", ""]
+    out += [f"- **{name}**{_w('colon', lang)}{value}" for name, value in rows]
+    return [*out, ""]
+
+
 def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str) -> str:
     out = [f"# {entry.title.en if lang == 'en' else entry.title.zh}", ""]
     out.append(f"`{entry.id}` · {GROUPS[entry.group][lang]}")
-    out += ["", f"## {_w('what', lang)}", ""]
+    out += ["", *glance(entry, lang)]
+    out += [f"## {_w('what', lang)}", ""]
     if entry.kind == "error":
-        out += [_fence("\n\n".join(ex.strip() for ex in entry.examples)), ""]
+        first, *others = [ex.strip() for ex in entry.examples]
+        out += [_fence(first), ""]
         versions = _versions(entry)
-        if versions:
-            out += [f"| {_w('wording', lang)} | {_w('versions', lang)} |", "| --- | --- |"]
-            for wording, torch in versions:
-                shown = wording.replace("|", "\\|").replace("`", "'")
-                out.append(f"| `{shown}` | {torch} |")
-            out.append("")
+        if others or versions:
+            # Every known wording is worth having, but after the cause, not before it: folded.
+            count = len(others) + 1
+            out += [f'??? note "{_w("wordings", lang).format(count=count)}"', ""]
+            if others:
+                out += [_fence("\n\n".join(others), indent="    "), ""]
+            if versions:
+                out += [
+                    f"    | {_w('wording', lang)} | {_w('versions', lang)} |",
+                    "    | --- | --- |",
+                ]
+                for wording, torch in versions:
+                    out.append(f"    | {_code(wording, 100)} | {torch} |")
+                out.append("")
     if entry.symptoms:
         out += [f"**{_w('phrases', lang)}**", ""]
-        phrases = entry.symptoms.phrases.en + entry.symptoms.phrases.zh
+        phrases = entry.symptoms.phrases.en if lang == "en" else entry.symptoms.phrases.zh
         out += [f"- {p}" for p in phrases] + [""]
-        if entry.symptoms.evidence:
-            out += [f"**{_w('log', lang)}**", ""]
-            for text in entry.symptoms.evidence:
-                shown = re.sub(r"\{(\w+)\}", r"‹\1›", text.en if lang == "en" else text.zh)
-                out += [f"> {shown}", ""]
     out += [
         f"## {_w('why', lang)}",
         "",
@@ -97,6 +160,7 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
             other = titles[ref]
             out.append(f"- [{other.title.en if lang == 'en' else other.title.zh}]({ref}.md)")
         out.append("")
+    out += [_w("report", lang).format(url=_report_url(entry)), ""]
     return "\n".join(out)
 
 
@@ -118,25 +182,48 @@ def _indent(md: str) -> str:
     return "\n".join(("    " + line) if line.strip() else "" for line in md.split("\n"))
 
 
+def quick_table(entries: list[Entry], lang: str, prefix: str = "") -> list[str]:
+    """Message → cause → fix → entry, one row each: the founding guides' quick-reference table."""
+    columns = [_w(key, lang) for key in ("message", "cause", "quick_fix", "entry")]
+    out = ["| " + " | ".join(columns) + " |", "| --- | --- | --- | --- |"]
+    for e in entries:
+        message = _code(_EXCEPTION.sub("", canonical_message(e, lang)), 70)
+        cause, fix = _cell(getattr(e.glance.cause, lang)), _cell(getattr(e.glance.fix, lang))
+        out.append(f"| {message} | {cause} | {fix} | [{e.id}]({prefix}{e.id}.md) |")
+    return [*out, ""]
+
+
+def by_frequency(entries: list[Entry]) -> list[Entry]:
+    """Ranked entries first (most frequent first), then the rest by id."""
+    return sorted(entries, key=lambda e: (e.rank is None, e.rank or 0, e.id))
+
+
 def index_page(entries: list[Entry], lang: str) -> str:
-    out = [f"# {_w('all', lang)}", ""]
+    out = [f"# {_w('all', lang)}", "", _w("all_intro", lang), ""]
     for group, names in GROUPS.items():
-        members = [e for e in entries if e.group == group]
-        if not members:
-            continue
-        out += [f"## {names[lang]}", ""]
-        for e in members:
-            title = e.title.en if lang == "en" else e.title.zh
-            first = (
-                _first_line(e.examples[0])
-                if e.examples
-                else (e.symptoms.phrases.en[0] if lang == "en" else e.symptoms.phrases.zh[0])
-                if e.symptoms
-                else ""
-            )
-            out.append(f"- [{title}]({e.id}.md)  \n  `{first.replace('`', chr(39))}`")
-        out.append("")
+        members = by_frequency([e for e in entries if e.group == group])
+        if members:
+            out += [f"## {names[lang]}", "", *quick_table(members, lang)]
     return "\n".join(out)
+
+
+def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
+    """The navigation: home, the quick reference, one section per group with its entries (most
+    frequent first), the CLI. Titles are English; the second value translates them for zh."""
+    zh = {"Home": "首页", "Quick reference": "速查表", "Lint rules": "Lint 规则", "CLI": "命令行"}
+    sections: list[object] = []
+    for group, names in GROUPS.items():
+        members = by_frequency([e for e in entries if e.group == group])
+        if members:
+            zh[names["en"]] = names["zh"]
+            pages = []
+            for e in members:
+                title = _short_title(e, "en")
+                zh[title] = _short_title(e, "zh")
+                pages.append({title: f"entries/{e.id}.md"})
+            sections.append({names["en"]: pages})
+    items: list[object] = [{"Home": "index.md"}, {"Quick reference": "entries/index.md"}]
+    return [*items, *sections, {"Lint rules": "rules/index.md"}, {"CLI": "cli.md"}], zh
 
 
 def cli_page(lang: str) -> str:
@@ -153,18 +240,9 @@ def cli_page(lang: str) -> str:
 
 
 def home_page(entries: list[Entry], template: str, lang: str) -> str:
-    lines = []
-    for group, names in GROUPS.items():
-        members = [e for e in entries if e.group == group][:4]
-        if members:
-            links = ", ".join(
-                f"[{e.title.en if lang == 'en' else e.title.zh}](entries/{e.id}.md)"
-                for e in members
-            )
-            lines.append(f"- **{names[lang]}**: {links}")
-    return template.replace("{{top_errors}}", "\n".join(lines)).replace(
-        "{{count}}", str(len(entries))
-    )
+    top = by_frequency([e for e in entries if e.rank is not None])
+    table = "\n".join(quick_table(top, lang, prefix="entries/"))
+    return template.replace("{{top_errors}}", table).replace("{{count}}", str(len(entries)))
 
 
 def _write(path: Path, text: str) -> None:

@@ -1,14 +1,103 @@
-"""mkdocs hook: generate the pages from kb/ before every build (see diagnoser/sitegen.py).
+"""mkdocs hook: generate the pages from kb/ before every build (see diagnoser/sitegen.py), put the
+entries into the navigation by group, and point each entry's "edit" button at its YAML.
 
 DIAGNOSER_KB names another kb/ directory (the tests build the site from a modified copy)."""
 
+import json
 import os
+import re
+import shutil
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from diagnoser.sitegen import write_pages
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.pages import Page
+
+from diagnoser.schema import load_kb
+from diagnoser.sitegen import nav, write_pages
+
+
+def _kb() -> Path | None:
+    kb = os.environ.get("DIAGNOSER_KB")
+    return Path(kb) if kb else None
+
+
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # Runs before the i18n plugin's on_config (priority -100), which reads nav and its translations.
+    from diagnoser.index import kb_dir
+
+    config["nav"], zh = nav(load_kb(_kb() or kb_dir()))
+    for language in config.plugins["i18n"].config["languages"]:
+        if language["locale"] == "zh":
+            language["nav_translations"] = {**(language["nav_translations"] or {}), **zh}
+    return config
 
 
 def on_pre_build(config: Any) -> None:
-    kb = os.environ.get("DIAGNOSER_KB")
-    write_pages(Path(config["docs_dir"]), Path(kb) if kb else None)
+    write_pages(Path(config["docs_dir"]), _kb())
+
+
+def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+    # Entry pages are generated: their source is kb/<id>.yaml, not the page under site/.
+    src = Path(page.file.src_uri)
+    if src.parts[0] == "entries" and src.stem.split(".")[0] != "index" and config.repo_url:
+        page.edit_url = f"{config.repo_url.rstrip('/')}/edit/main/kb/{src.stem.split('.')[0]}.yaml"
+    return context
+
+
+_ALTERNATE_HEAD = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+_SELECT_LINK = re.compile(r'<a href="(/[^"]*)" hreflang="([^"]*)" class="md-select__link">')
+_CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.S)
+
+
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    """Make every link relative (the site works wherever it is served) and give each language its
+    own search index.
+
+    - Material reads each head <link rel="alternate"> as a language *root* and fetches its
+      sitemap.xml, but the i18n plugin points them at the page itself: two 404s on every page.
+      hreflang alternates are declared in sitemap.xml, so the head links go.
+    - On the home pages the i18n plugin writes the language links as absolute paths from
+      site_url, which break when the site is served anywhere else.
+    - Material loads search/search_index.json from its "base"; pointing a Chinese page's base at
+      zh/ makes it load the Chinese index that on_post_build writes there.
+    """
+    to_root = "../" * page.url.count("/") or "./"
+    site_path = urlsplit(config.site_url or "/").path
+    output = _ALTERNATE_HEAD.sub("", output)
+
+    def relative(match: re.Match[str]) -> str:
+        target = match.group(1).removeprefix(site_path).lstrip("/")
+        return f'<a href="{to_root}{target}" hreflang="{match.group(2)}" class="md-select__link">'
+
+    output = _SELECT_LINK.sub(relative, output)
+    if page.url.startswith("zh/"):
+
+        def zh_base(match: re.Match[str]) -> str:
+            settings = json.loads(match.group(2))
+            settings["base"] = (to_root + "zh").removeprefix("./")
+            return match.group(1) + json.dumps(settings) + match.group(3)
+
+        output = _CONFIG.sub(zh_base, output, count=1)
+    return output
+
+
+@event_priority(-200)  # after the i18n plugin has written the combined index (priority -100)
+def on_post_build(config: MkDocsConfig) -> None:
+    site = Path(config["site_dir"])
+    index_path = site / "search" / "search_index.json"
+    index = json.loads(index_path.read_text(encoding="utf-8"))
+    zh_docs = [d for d in index["docs"] if d["location"].startswith("zh/")]
+    en_docs = [d for d in index["docs"] if not d["location"].startswith("zh/")]
+    for doc in zh_docs:
+        doc["location"] = doc["location"].removeprefix("zh/")
+    index_path.write_text(json.dumps({**index, "docs": en_docs}), encoding="utf-8")
+    zh_dir = site / "zh"
+    (zh_dir / "search").mkdir(exist_ok=True)
+    (zh_dir / "search" / "search_index.json").write_text(
+        json.dumps({**index, "docs": zh_docs}), encoding="utf-8"
+    )
+    # Material fetches sitemap.xml from its base: the Chinese pages' base is zh/.
+    shutil.copyfile(site / "sitemap.xml", zh_dir / "sitemap.xml")
