@@ -57,6 +57,7 @@ UI: dict[str, dict[str, str]] = {
     "site_quick_fix": {"en": "Fix", "zh": "解决办法"},
     "site_docs": {"en": "PyTorch docs", "zh": "PyTorch 文档"},
     "site_entry": {"en": "Entry", "zh": "条目"},
+    "site_other_wordings": {"en": "Other wordings", "zh": "其他写法"},
     "site_wordings": {"en": "All {count} known wordings", "zh": "已知的 {count} 种报错写法"},
     "site_all_intro": {
         "en": "Every entry by section, most frequent first: the message you see, its usual cause "

@@ -8,6 +8,7 @@ fix it (broken vs fixed tabs) / reproduce it / related entries.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import quote
@@ -22,6 +23,33 @@ from .schema import Entry, load_kb
 
 # The repository behind the published site (repo_url in mkdocs.yml; a test keeps them equal).
 REPO_URL = "https://github.com/torch-diagnoser/torch-diagnoser"
+# Words every message has: as search prefixes they would match anything ("a" → "allocate").
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "has",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "this",
+        "to",
+        "was",
+        "with",
+    ]
+)
 # The exception's class before a message: the tables show the message alone.
 _EXCEPTION = re.compile(r"^[\w.]+(?:Error|Exception|Warning): ")
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
@@ -50,8 +78,14 @@ def _report_url(entry: Entry) -> str:
     return f"{REPO_URL}/issues/new?title={title}&body={body}"
 
 
-def _first_line(example: str) -> str:
-    return example.strip().split("\n", 1)[0]
+def message_line(entry: Entry, example: str) -> str:
+    """The line of an example that holds the message: the first a signature recognises (an
+    example may start with "Traceback (most recent call last):"), else its last line."""
+    lines = [line.strip() for line in example.strip().split("\n") if line.strip()]
+    for line in lines:
+        if any(re.search(sig.pattern, line, re.IGNORECASE) for sig in entry.signatures):
+            return line
+    return lines[-1]
 
 
 def _fence(text: str, lang: str = "text", indent: str = "") -> str:
@@ -70,7 +104,7 @@ def _short_title(entry: Entry, lang: str) -> str:
 def canonical_message(entry: Entry, lang: str) -> str:
     """What the user sees first: the first example's first line, or how people say a symptom."""
     if entry.examples:
-        return _first_line(entry.examples[0])
+        return message_line(entry, entry.examples[0])
     phrases = entry.symptoms.phrases if entry.symptoms else None
     if phrases:
         return phrases.en[0] if lang == "en" else phrases.zh[0]
@@ -102,8 +136,25 @@ def glance(entry: Entry, lang: str) -> list[str]:
     return [*out, ""]
 
 
+def search_meta(entry: Entry, lang: str) -> str:
+    """Front matter that weights the search: the words of the first two messages (or, for a
+    symptom, of how people say it) go into the index's tags field, the most heavily weighted, so
+    that a pasted message finds its entry before pages that merely mention its words. Only those:
+    the search expands every query word as a prefix ("all" → "allocate"), so a long vocabulary of
+    every wording would match anything. The tags are not shown. Frequent
+    entries get a higher boost, which decides between entries that match equally ("dtype")."""
+    messages = [message_line(entry, ex) for ex in entry.examples[:2]] or [
+        canonical_message(entry, lang)
+    ]
+    text = " ".join(_EXCEPTION.sub("", m) for m in messages).lower()
+    words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
+    boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1
+    meta = {"search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
+    return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
+
+
 def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str) -> str:
-    out = [f"# {entry.title.en if lang == 'en' else entry.title.zh}", ""]
+    out = [search_meta(entry, lang), f"# {entry.title.en if lang == 'en' else entry.title.zh}", ""]
     out.append(f"`{entry.id}` · {GROUPS[entry.group][lang]}")
     out += ["", *glance(entry, lang)]
     out += [f"## {_w('what', lang)}", ""]
@@ -112,8 +163,11 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
         out += [_fence(first), ""]
         versions = _versions(entry)
         if others or versions:
-            # Every known wording is worth having, but after the cause, not before it: folded.
+            # Every known wording is worth having, but folded: the page leads with one message.
+            # Under a heading of their own they are a search section of their own too, so that
+            # 30 wordings do not dilute the match of a pasted message with the section above.
             count = len(others) + 1
+            out += [f"### {_w('other_wordings', lang)}", ""]
             out += [f'??? note "{_w("wordings", lang).format(count=count)}"', ""]
             if others:
                 out += [_fence("\n\n".join(others), indent="    "), ""]
@@ -173,7 +227,7 @@ def _versions(entry: Entry) -> list[tuple[str, str]]:
         regex = re.compile(sig.pattern, re.IGNORECASE)
         example = next((ex for ex in entry.examples if regex.search(ex)), None)
         if example is not None:
-            line = _first_line(example)
+            line = message_line(entry, example)
             rows.append((line if len(line) <= 100 else line[:97] + "...", sig.torch))
     return rows
 
@@ -205,6 +259,17 @@ def index_page(entries: list[Entry], lang: str) -> str:
         if members:
             out += [f"## {names[lang]}", "", *quick_table(members, lang)]
     return "\n".join(out)
+
+
+def search_words(entries: list[Entry]) -> set[str]:
+    """The Chinese words of how people describe each entry ("爆显存", "一直不下降"), for the
+    search's word segmenter: the browser looks a Chinese query up by the index's own words, so a
+    phrase that jieba cuts into pieces ("不" is a stop word) could never be found whole."""
+    words: set[str] = set()
+    for e in entries:
+        for phrase in e.symptoms.phrases.zh if e.symptoms else []:
+            words.update(w for w in re.findall(f"[{_CJK}]+", phrase) if len(w) > 1)
+    return words
 
 
 def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:

@@ -12,11 +12,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
 from diagnoser.schema import load_kb
-from diagnoser.sitegen import nav, write_pages
+from diagnoser.sitegen import nav, search_words, write_pages
 
 
 def _kb() -> Path | None:
@@ -28,7 +29,12 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     # Runs before the i18n plugin's on_config (priority -100), which reads nav and its translations.
     from diagnoser.index import kb_dir
 
-    config["nav"], zh = nav(load_kb(_kb() or kb_dir()))
+    entries = load_kb(_kb() or kb_dir())
+    config["nav"], zh = nav(entries)
+    import jieba  # the search plugin's Chinese segmenter: the same global instance
+
+    for word in sorted(search_words(entries)):
+        jieba.add_word(word)
     for language in config.plugins["i18n"].config["languages"]:
         if language["locale"] == "zh":
             language["nav_translations"] = {**(language["nav_translations"] or {}), **zh}
@@ -77,7 +83,7 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
         def zh_base(match: re.Match[str]) -> str:
             settings = json.loads(match.group(2))
-            settings["base"] = (to_root + "zh").removeprefix("./")
+            settings["base"] = (to_root + "zh/").removeprefix("./")
             return match.group(1) + json.dumps(settings) + match.group(3)
 
         output = _CONFIG.sub(zh_base, output, count=1)
@@ -101,3 +107,22 @@ def on_post_build(config: MkDocsConfig) -> None:
     )
     # Material fetches sitemap.xml from its base: the Chinese pages' base is zh/.
     shutil.copyfile(site / "sitemap.xml", zh_dir / "sitemap.xml")
+    _patch_search_worker(site)
+
+
+# Material's worker cuts a Chinese query into the index's words, but its loop stops one
+# character short, so a query never matches a word that ends the query ("loss 一直不下降" loses
+# "不下降"). Fixed here until Material fixes it; a test runs such queries in a real browser.
+_SEGMENT_LOOP = "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e"
+
+
+def _patch_search_worker(site: Path) -> None:
+    workers = list((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
+    for worker in workers:
+        code = worker.read_text(encoding="utf-8")
+        if _SEGMENT_LOOP not in code:
+            raise PluginError(
+                f"{worker.name}: Material's search worker changed; review the Chinese query "
+                "segmentation patch in hooks/kb_pages.py"
+            )
+        worker.write_text(code.replace(_SEGMENT_LOOP, _SEGMENT_LOOP.replace("<t.", "<=t.")))
