@@ -120,9 +120,27 @@ def _patch_search_worker(site: Path) -> None:
     workers = list((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
     for worker in workers:
         code = worker.read_text(encoding="utf-8")
+        patched = _SEGMENT_LOOP.replace("<t.", "<=t.")
+        if patched in code:  # the i18n plugin builds twice into one site
+            continue
         if _SEGMENT_LOOP not in code:
             raise PluginError(
                 f"{worker.name}: Material's search worker changed; review the Chinese query "
                 "segmentation patch in hooks/kb_pages.py"
             )
-        worker.write_text(code.replace(_SEGMENT_LOOP, _SEGMENT_LOOP.replace("<t.", "<=t.")))
+        worker.write_text(code.replace(_SEGMENT_LOOP, patched), encoding="utf-8")
+
+
+def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
+    """The 404 page is served at any address, so its links stay absolute; but the i18n plugin
+    gives it the language links of whichever page it rendered last: point them at the homes."""
+    if template_name != "404.html":
+        return output
+    site_path = urlsplit(config.site_url or "/").path
+
+    def home(match: re.Match[str]) -> str:
+        lang = match.group(2)
+        target = site_path if lang == "en" else f"{site_path}{lang}/"
+        return f'<a href="{target}" hreflang="{lang}" class="md-select__link">'
+
+    return _SELECT_LINK.sub(home, _ALTERNATE_HEAD.sub("", output))

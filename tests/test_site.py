@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import re
 import shutil
@@ -13,9 +14,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from diagnoser.groups import GROUPS
 from diagnoser.index import kb_dir
 from diagnoser.render import DOCS_URL
-from diagnoser.sitegen import write_pages
+from diagnoser.schema import KBError, load_kb
+from diagnoser.sitegen import REPO_URL, write_pages
 
 from .conftest import ENTRIES, ROOT
 
@@ -58,14 +61,16 @@ def test_index_and_cli_reference(built_site: Path) -> None:
     assert "exit codes:" in cli and "diagnoser repro" in cli
 
 
-def test_the_diagnoser_links_to_the_published_site() -> None:
+def _config_value(key: str) -> str:
+    """A top-level value of mkdocs.yml (its slugify tags need PyYAML's unsafe loader)."""
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    site_url = next(
-        line.split(":", 1)[1].strip()
-        for line in config.splitlines()
-        if line.startswith("site_url:")
+    return next(
+        line.split(":", 1)[1].strip() for line in config.splitlines() if line.startswith(f"{key}:")
     )
-    assert site_url == DOCS_URL
+
+
+def test_the_diagnoser_links_to_the_published_site() -> None:
+    assert _config_value("site_url") == DOCS_URL
 
 
 def _kb_copy(tmp_path: Path) -> Path:
@@ -91,6 +96,7 @@ def test_a_new_yaml_file_adds_its_pages_and_a_removed_one_takes_them(tmp_path: P
     shutil.copytree(ROOT / "site" / "_templates", docs / "_templates")
     data = yaml.safe_load((kb / "shape-matmul.yaml").read_text(encoding="utf-8"))
     data["id"] = "shape-matmul-twin"
+    del data["rank"]  # ranks are unique
     data["reproduction"]["script"] = "reproductions/shape-matmul-twin.py"
     (kb / "shape-matmul-twin.yaml").write_text(
         yaml.safe_dump(data, allow_unicode=True), encoding="utf-8"
@@ -122,3 +128,108 @@ def test_chinese_paragraphs_have_no_spaces_from_line_breaks(tmp_path: Path) -> N
                 assert a.strip() + b.strip() in page, (entry.id, a, b)
                 checked += 1
     assert checked > 10
+
+
+def test_the_site_links_to_its_repository() -> None:
+    assert _config_value("repo_url") == REPO_URL
+
+
+def test_every_entry_is_in_the_navigation_under_its_group(built_site: Path) -> None:
+    for lang, prefix, groups in (("en", built_site, "en"), ("zh", built_site / "zh", "zh")):
+        html = (prefix / "index.html").read_text(encoding="utf-8")
+        for group, names in GROUPS.items():
+            if any(e.group == group for e in ENTRIES):
+                assert names[groups] in html, (lang, group)
+        links = re.findall(r'<a href="([^"]+)" class="md-nav__link', html)
+        for entry in ENTRIES:
+            assert f"entries/{entry.id}/" in links, (lang, entry.id)
+
+
+def test_entry_pages_open_with_at_a_glance_and_fold_the_other_wordings(built_site: Path) -> None:
+    entry = next(e for e in ENTRIES if e.id == "cuda-oom")
+    for page, lang, glance, what in (
+        (built_site / "entries" / "cuda-oom" / "index.html", "en", "at-a-glance", "what-you-see"),
+        (built_site / "zh" / "entries" / "cuda-oom" / "index.html", "zh", "速览", "你会看到什么"),
+    ):
+        html = page.read_text(encoding="utf-8")
+        glance_at = html.index(f'<h2 id="{glance}"')
+        cause_at = html.index(getattr(entry.glance.cause, lang).replace("'", "&#39;")[:20])
+        assert glance_at < cause_at < html.index(f'<h2 id="{what}"')
+        # 30 wordings: one shown, the others inside a <details> that starts closed
+        details = html.split("<details", 1)[1].split("</details>", 1)[0]
+        assert "open" not in details.split(">", 1)[0]
+        assert details.count("CUDA out of memory") >= 10
+
+
+def test_a_symptom_page_shows_its_own_language_and_no_unfilled_template(built_site: Path) -> None:
+    entry = next(e for e in ENTRIES if e.id == "nan-loss")
+    assert entry.symptoms is not None
+    en = (built_site / "entries" / "nan-loss" / "index.html").read_text(encoding="utf-8")
+    zh = (built_site / "zh" / "entries" / "nan-loss" / "index.html").read_text(encoding="utf-8")
+    assert entry.symptoms.phrases.en[0] in en and entry.symptoms.phrases.zh[0] not in en
+    assert entry.symptoms.phrases.zh[0] in zh and entry.symptoms.phrases.en[0] not in zh
+    for html in (en, zh):
+        assert "‹" not in html and not re.search(r"\{[a-z_]+\}", html.split("<article", 1)[1])
+
+
+def test_quick_reference_tables(built_site: Path) -> None:
+    """The home page leads with the most frequent errors; the quick reference has every entry."""
+    ranked = sorted((e for e in ENTRIES if e.rank), key=lambda e: e.rank or 0)
+    for lang, home, index in (
+        ("en", built_site / "index.html", built_site / "entries" / "index.html"),
+        ("zh", built_site / "zh" / "index.html", built_site / "zh" / "entries" / "index.html"),
+    ):
+        table = (home).read_text(encoding="utf-8").split("<table", 1)[1].split("</table>", 1)[0]
+        rows = re.findall(r'href="entries/([a-z0-9-]+)/"', table)
+        assert rows[:5] == [
+            "shape-matmul",
+            "cuda-oom",
+            "nan-loss",
+            "device-mismatch",
+            "dtype-mismatch",
+        ], (lang, rows[:5])
+        assert rows == [e.id for e in ranked]
+        assert getattr(ranked[0].glance.fix, lang).split(",")[0][:15] in table
+        quick = index.read_text(encoding="utf-8")
+        for entry in ENTRIES:
+            assert f'href="{entry.id}/"' in quick, (lang, entry.id)
+
+
+def test_each_language_searches_its_own_index(built_site: Path) -> None:
+    en = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    zh = json.loads((built_site / "zh" / "search" / "search_index.json").read_text("utf-8"))
+    assert en["docs"] and zh["docs"]
+    assert not any(d["location"].startswith("zh/") for d in en["docs"])
+    assert any(d["location"] == "entries/cuda-oom/" and "显存" in d["title"] for d in zh["docs"])
+    assert not any("显存" in d["title"] for d in en["docs"])
+    page = (built_site / "zh" / "entries" / "cuda-oom" / "index.html").read_text("utf-8")
+    config = json.loads(page.split('id="__config" type="application/json">', 1)[1].split("<", 1)[0])
+    assert config["base"] == "../../../zh/"  # where Material loads that index from
+
+
+def test_every_link_between_the_languages_is_relative(built_site: Path) -> None:
+    for html_file in built_site.rglob("*.html"):
+        html = html_file.read_text(encoding="utf-8")
+        hrefs = re.findall(r'<a href="([^"]*)" hreflang=', html)
+        if html_file.name == "404.html":  # served at any address: absolute, to the homes
+            assert hrefs == ["/torch-diagnoser/", "/torch-diagnoser/zh/"], hrefs
+            continue
+        for href in hrefs:
+            assert not href.startswith(("/", "http")), (html_file, href)
+        assert '<link rel="alternate"' not in html  # Material would fetch <href>/sitemap.xml
+
+
+def test_glance_lines_are_one_line_and_ranks_unique(tmp_path: Path) -> None:
+    kb = _kb_copy(tmp_path)
+    path = kb / "shape-matmul.yaml"
+    good = path.read_text(encoding="utf-8")
+    data = yaml.safe_load(good)
+    data["glance"]["fix"]["zh"] = "第一行\n第二行"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(KBError, match=r"shape-matmul.yaml: glance.fix.zh"):
+        load_kb(kb)
+    data = yaml.safe_load(good)
+    data["rank"] = 2  # cuda-oom's
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(KBError, match=r"shape-matmul.yaml: rank: 2 is already cuda-oom.yaml's"):
+        load_kb(kb)
