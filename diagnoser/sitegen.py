@@ -101,14 +101,18 @@ def _short_title(entry: Entry, lang: str) -> str:
     return message if len(message) <= 60 else message[:59] + "…"
 
 
+def phrases(entry: Entry, lang: str) -> list[str]:
+    """How people describe the entry, in one language."""
+    said = entry.symptoms.phrases if entry.symptoms else None
+    return (said.en if lang == "en" else said.zh) if said else []
+
+
 def canonical_message(entry: Entry, lang: str) -> str:
     """What the user sees first: the first example's first line, or how people say a symptom."""
     if entry.examples:
         return message_line(entry, entry.examples[0])
-    phrases = entry.symptoms.phrases if entry.symptoms else None
-    if phrases:
-        return phrases.en[0] if lang == "en" else phrases.zh[0]
-    return _short_title(entry, lang)
+    said = phrases(entry, lang)
+    return said[0] if said else _short_title(entry, lang)
 
 
 def _code(text: str, limit: int = 90) -> str:
@@ -137,16 +141,14 @@ def glance(entry: Entry, lang: str) -> list[str]:
 
 
 def search_meta(entry: Entry, lang: str) -> str:
-    """Front matter that weights the search: the words of the first two messages (or, for a
-    symptom, of how people say it) go into the index's tags field, the most heavily weighted, so
-    that a pasted message finds its entry before pages that merely mention its words. Only those:
-    the search expands every query word as a prefix ("all" → "allocate"), so a long vocabulary of
-    every wording would match anything. The tags are not shown. Frequent
-    entries get a higher boost, which decides between entries that match equally ("dtype")."""
-    messages = [message_line(entry, ex) for ex in entry.examples[:2]] or [
-        canonical_message(entry, lang)
-    ]
-    text = " ".join(_EXCEPTION.sub("", m) for m in messages).lower()
+    """Front matter that weights the search. The words of the first two messages, and of how
+    people describe the entry in the page's language, go into the index's tags field, the most
+    heavily weighted: a pasted message finds its entry before pages that merely mention its words.
+    Only those: the search expands every query word as a prefix ("all" → "allocate"), so the
+    vocabulary of every wording would match anything. The tags are not shown. Frequent entries
+    get a higher boost, which decides between entries that match equally ("dtype")."""
+    messages = [_EXCEPTION.sub("", message_line(entry, ex)) for ex in entry.examples[:2]]
+    text = " ".join(messages + phrases(entry, lang)).lower()
     words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
     boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1
     meta = {"search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
@@ -181,8 +183,7 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
                 out.append("")
     if entry.symptoms:
         out += [f"**{_w('phrases', lang)}**", ""]
-        phrases = entry.symptoms.phrases.en if lang == "en" else entry.symptoms.phrases.zh
-        out += [f"- {p}" for p in phrases] + [""]
+        out += [f"- {p}" for p in phrases(entry, lang)] + [""]
     out += [
         f"## {_w('why', lang)}",
         "",
@@ -267,7 +268,7 @@ def search_words(entries: list[Entry]) -> set[str]:
     phrase that jieba cuts into pieces ("不" is a stop word) could never be found whole."""
     words: set[str] = set()
     for e in entries:
-        for phrase in e.symptoms.phrases.zh if e.symptoms else []:
+        for phrase in phrases(e, "zh"):
             words.update(w for w in re.findall(f"[{_CJK}]+", phrase) if len(w) > 1)
     return words
 
