@@ -200,8 +200,12 @@ def test_on_a_phone_the_entry_has_its_table_of_contents(browser: Any, base_url: 
     ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "entry-zh-phone.png"))
     phone.locator("label.md-header__button[for='__drawer']").click()
-    toc = phone.locator(".md-nav--secondary").first
-    toc.get_by_role("link", name="怎么修").wait_for(state="visible", timeout=10_000)
+    phone.locator(".md-sidebar--primary label[for='__toc']").first.click()  # the ≡ by the page
+    toc = phone.locator(".md-sidebar--primary .md-nav--secondary").first
+    fix = toc.get_by_role("link", name="怎么修")
+    fix.wait_for(state="visible", timeout=10_000)
+    box = fix.bounding_box()
+    assert box is not None and 0 <= box["x"] < 390 and 0 <= box["y"] < 844  # on the screen
     phone.screenshot(path=str(ARTIFACTS / "drawer-zh-phone.png"))
     context.close()
 
