@@ -131,7 +131,8 @@ def compile_kb(kb: Path) -> dict[str, Any]:
         for phrase in e.symptoms.phrases.en + e.symptoms.phrases.zh
         for word in re.findall(r"[a-z]{4,}", phrase.lower())
     ]
-    dumped = [e.model_dump(mode="json") for e in entries]
+    # What only the guide shows stays out of the index the diagnoser loads on every start.
+    dumped = [e.model_dump(mode="json", exclude={"glance", "rank", "docs"}) for e in entries]
     for entry in dumped:
         for sig in entry["signatures"]:
             sig["anchor"] = required_literal(sig["pattern"])
