@@ -233,3 +233,14 @@ def test_glance_lines_are_one_line_and_ranks_unique(tmp_path: Path) -> None:
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     with pytest.raises(KBError, match=r"shape-matmul.yaml: rank: 2 is already cuda-oom.yaml's"):
         load_kb(kb)
+
+
+def test_the_publishing_workflow_builds_what_make_site_builds() -> None:
+    """The CLI prints entry addresses on the published site: the workflow must publish this build."""
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text("utf-8"))
+    steps = workflow["jobs"]["build"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    assert any('pip install ".[docs]"' in r for r in runs)
+    assert "mkdocs build --strict" in runs
+    upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages"))
+    assert upload["with"]["path"] == _config_value("site_dir")
