@@ -236,7 +236,7 @@ def test_glance_lines_are_one_line_and_ranks_unique(tmp_path: Path) -> None:
 
 
 def test_the_publishing_workflow_builds_what_make_site_builds() -> None:
-    """The CLI prints entry addresses on the published site: the workflow must publish this build."""
+    """The CLI prints addresses on the published site: the workflow must publish this build."""
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text("utf-8"))
     steps = workflow["jobs"]["build"]["steps"]
     runs = [s.get("run", "") for s in steps]
