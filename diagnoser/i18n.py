@@ -72,7 +72,7 @@ UI: dict[str, dict[str, str]] = {
     "site_cli": {"en": "Command-line reference", "zh": "命令行参考"},
     "site_cli_intro": {
         "en": "Generated from the argument parser of the installed `diagnoser`.",
-        "zh": "以下内容由 `diagnoser` 的参数解析器自动生成（帮助文本为英文）。",
+        "zh": "以下内容由 `diagnoser` 的参数解析器自动生成：用法、参数和默认值与安装的版本一致。",
     },
 }
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from .cli import COMMANDS, build_command_parser, build_parser
+from .cli_zh import command_section
 from .groups import GROUPS
 from .i18n import t
 from .index import kb_dir
@@ -293,15 +294,13 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
 
 
 def cli_page(lang: str) -> str:
-    out = [f"# {_w('cli', lang)}", "", _w("cli_intro", lang), "", "## diagnoser", ""]
-    out += [_fence(build_parser().format_help()), ""]
-    for command in COMMANDS:
-        out += [
-            f"## diagnoser {command}",
-            "",
-            _fence(build_command_parser(command).format_help()),
-            "",
-        ]
+    parsers = [build_parser(), *(build_command_parser(c) for c in COMMANDS)]
+    out = [f"# {_w('cli', lang)}", "", _w("cli_intro", lang), ""]
+    for parser in parsers:
+        if lang == "zh":
+            out += command_section(parser)
+        else:
+            out += [f"## {parser.prog}", "", _fence(parser.format_help()), ""]
     return "\n".join(out)
 
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from diagnoser.cli import COMMANDS, build_command_parser, build_parser
+from diagnoser.cli_zh import untranslated
 from diagnoser.groups import GROUPS
 from diagnoser.index import kb_dir
 from diagnoser.render import DOCS_URL
@@ -244,3 +246,12 @@ def test_the_publishing_workflow_builds_what_make_site_builds() -> None:
     assert "mkdocs build --strict" in runs
     upload = next(s for s in steps if s.get("uses", "").startswith("actions/upload-pages"))
     assert upload["with"]["path"] == _config_value("site_dir")
+
+
+def test_the_chinese_cli_page_is_in_chinese(built_site: Path) -> None:
+    parsers = [build_parser(), *(build_command_parser(c) for c in COMMANDS)]
+    assert untranslated(parsers) == []  # add the new command or argument to diagnoser/cli_zh.py
+    zh = (built_site / "zh" / "cli" / "index.html").read_text(encoding="utf-8")
+    assert "show this help message" not in zh and "显示帮助并退出" in zh
+    for command in COMMANDS:
+        assert f"diagnoser {command}" in zh

@@ -1,0 +1,82 @@
+"""The command-line reference in Chinese. argparse writes its help in English, so the guide's
+Chinese page is built from the parsers' own structure (usage, arguments, defaults) with these
+translations; a test fails when a command or an argument has none, so a new option cannot slip
+into the Chinese page untranslated."""
+
+from __future__ import annotations
+
+import argparse
+
+# What each command is for, by its name ("" is the bare `diagnoser`).
+COMMAND_ZH = {
+    "": "诊断 PyTorch 报错或训练问题：读入 traceback、整段训练日志或一句描述，"
+    "给出对应的知识库条目。",
+    "list": "列出全部条目：id、分类和标题。",
+    "show": "完整显示一个条目：原因、解决办法和复现方式。",
+    "repro": "运行条目的复现脚本，先看它出错，加 --fixed 再看修好之后的效果（需要 torch）。",
+    "run": "运行一个 Python 脚本；如果出错，就地解释这个错误。",
+    "lint": "静态检查 PyTorch 训练代码；每条结果都指向它能预防的知识库条目。"
+    "退出码：0 没发现问题，1 有发现，2 用法错误。",
+}
+
+# Each argument, by its English help text (or, for an argument without one, by its name).
+HELP_ZH = {
+    "show this help message and exit": "显示帮助并退出",
+    "show program's version number and exit": "显示版本号并退出",
+    "traceback or log to read (default: stdin)": "要读取的 traceback 或日志（默认读标准输入）",
+    "JSON for tools": "输出 JSON，供其他工具使用",
+    "format": "输出格式",
+    "output format": "输出格式",
+    "never colour the output": "不使用颜色",
+    "base address of the guide the text output links to (env: DIAGNOSER_DOCS_URL)": (
+        "文本输出里链接到的文档站地址（也可用环境变量 DIAGNOSER_DOCS_URL）"
+    ),
+    "language of the answer (default: from the locale)": "回答用的语言（默认取系统 locale）",
+    "only this group": "只列出这个分类",
+    "id": "条目 id，例如 cuda-oom",
+    "run the fixed code instead": "运行修好之后的代码",
+    "script": "要运行的 Python 脚本",
+    "args": "传给脚本的参数",
+    "json": "出错时输出 JSON",
+    "files, folders and notebooks (default: .)": "要检查的文件、目录和 notebook（默认：当前目录）",
+    "only these codes or prefixes (TD0,TD013)": "只检查这些规则代码或前缀（如 TD0,TD013）",
+    "skip these codes or prefixes": "跳过这些规则代码或前缀",
+    "explain one rule and exit": "解释一条规则后退出",
+}
+
+
+def _key(action: argparse.Action) -> str:
+    return " ".join((action.help or action.dest).split())
+
+
+def untranslated(parsers: list[argparse.ArgumentParser]) -> list[str]:
+    """Commands and arguments that the Chinese page would show in English."""
+    missing = [p.prog for p in parsers if _command(p) not in COMMAND_ZH]
+    for parser in parsers:
+        for action in parser._actions:
+            if action.help != argparse.SUPPRESS and _key(action) not in HELP_ZH:
+                missing.append(f"{parser.prog}: {_key(action)}")
+    return missing
+
+
+def _command(parser: argparse.ArgumentParser) -> str:
+    return parser.prog.removeprefix("diagnoser").strip()
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def command_section(parser: argparse.ArgumentParser) -> list[str]:
+    out = [f"## {parser.prog}", "", COMMAND_ZH.get(_command(parser), parser.description or ""), ""]
+    out += ["```text", parser.format_usage().strip(), "```", ""]
+    out += ["| 参数 | 说明 |", "| --- | --- |"]
+    for action in parser._actions:
+        if action.help == argparse.SUPPRESS:
+            continue
+        name = ", ".join(action.option_strings) or action.dest
+        text = HELP_ZH.get(_key(action), action.help or "")
+        if action.choices:
+            text += f"（可选：{', '.join(map(str, action.choices))}）"
+        out.append(f"| `{name}` | {_cell(text)} |")
+    return [*out, ""]
