@@ -1,0 +1,430 @@
+"""Every runtime check as data: its id, the knowledge-base entry it points at, its severity and its
+words in both languages. The checks' logic lives in preflight.py and watch.py; this module imports
+nothing heavy, so the site generator can list, on each entry's page, the checks that catch it.
+
+`entry` is None for the checks that report an exception torch raised: the entry is then whatever
+the text diagnoser matches for that exception's traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    tool: str  # "preflight" | "watch"
+    entry: str | None
+    severity: str
+    title: dict[str, str]  # what it checks: the ✓ line of the checklist
+    message: dict[str, str]  # what it found, a format string over the finding's values
+
+
+def _check(
+    id: str,
+    tool: str,
+    entry: str | None,
+    severity: str,
+    title: tuple[str, str],
+    message: tuple[str, str],
+) -> Check:
+    return Check(
+        id,
+        tool,
+        entry,
+        severity,
+        {"en": title[0], "zh": title[1]},
+        {"en": message[0], "zh": message[1]},
+    )
+
+
+_P, _W = "preflight", "watch"
+
+CHECKS: tuple[Check, ...] = (
+    # data
+    _check(
+        "data.nonfinite",
+        _P,
+        "nan-loss",
+        ERROR,
+        ("inputs hold no NaN or inf", "输入里没有 NaN 或 inf"),
+        (
+            "{where} holds {count} NaN/inf values out of {total}: every loss computed from it "
+            "is nan",
+            "{where} 里有 {count} 个 NaN/inf（共 {total} 个值），用它算出来的 loss 全是 nan",
+        ),
+    ),
+    _check(
+        "data.scale",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("float inputs are normalised", "浮点输入已经归一化"),
+        (
+            "{where} ranges from {min} to {max} (mean {mean}): it looks unnormalised "
+            "(raw 0–255 pixels or raw features); divide by 255 or standardise it",
+            "{where} 的取值范围是 {min} 到 {max}（均值 {mean}），看起来没有归一化"
+            "（原始 0–255 像素或原始特征）；除以 255 或者做标准化",
+        ),
+    ),
+    _check(
+        "data.target-range",
+        _P,
+        "target-out-of-bounds",
+        ERROR,
+        ("class targets fit the model's outputs", "类别标签在模型输出的类别数之内"),
+        (
+            "targets range from {min} to {max}, but the model outputs {classes} classes "
+            "(valid targets are 0 to {last}); on CUDA this is a device-side assert",
+            "标签取值从 {min} 到 {max}，但模型只输出 {classes} 个类别（合法标签是 0 到 {last}）；"
+            "在 CUDA 上会触发 device-side assert",
+        ),
+    ),
+    _check(
+        "data.one-class",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("targets hold more than one class", "标签不止一个类别"),
+        (
+            "all {count} targets in the batches checked are {value}: the model can reach a low "
+            "loss by always predicting it (a filtered or unshuffled dataset?)",
+            "检查过的 {count} 个标签全是 {value}：模型永远预测它就能让 loss 很低"
+            "（数据被过滤了，或者没有 shuffle？）",
+        ),
+    ),
+    _check(
+        "data.target-shape",
+        _P,
+        "bce-target-size",
+        ERROR,
+        ("target shape matches the output", "target 的 shape 和输出一致"),
+        (
+            "the output has shape {output} and the target {target}: the loss broadcasts them "
+            "to {broadcast} and compares every output with every target",
+            "输出的 shape 是 {output}，target 是 {target}：loss 会把它们广播成 {broadcast}，"
+            "拿每个输出去和每个 target 比",
+        ),
+    ),
+    # model
+    _check(
+        "model.forward",
+        _P,
+        None,
+        ERROR,
+        ("forward runs (eval mode, no_grad)", "forward 能跑通（eval 模式，no_grad）"),
+        ("the forward pass fails: {error}", "forward 出错：{error}"),
+    ),
+    _check(
+        "model.output-nonfinite",
+        _P,
+        "nan-loss",
+        ERROR,
+        ("outputs hold no NaN or inf", "输出里没有 NaN 或 inf"),
+        (
+            "the model's output holds {count} NaN/inf values out of {total}",
+            "模型输出里有 {count} 个 NaN/inf（共 {total} 个值）",
+        ),
+    ),
+    _check(
+        "model.probabilities",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("outputs are logits where the loss expects logits", "loss 要 logits 的地方给的是 logits"),
+        (
+            "the output is already {kind} ({evidence}), but {loss} expects {expects}: {fix}",
+            "输出已经是{kind}（{evidence}），但 {loss} 要的是{expects}：{fix}",
+        ),
+    ),
+    _check(
+        "model.batchnorm-batch1",
+        _P,
+        "batchnorm-single-sample",
+        WARNING,
+        ("no BatchNorm batch of a single sample", "没有单样本 batch 进 BatchNorm"),
+        (
+            "{module} is a BatchNorm layer and {when} has a single sample: in train mode it fails "
+            "or learns from the statistics of one sample",
+            "{module} 是 BatchNorm 层，而{when}只有一个样本：train 模式下会报错，"
+            "或者拿一个样本的统计量去训练",
+        ),
+    ),
+    # loss
+    _check(
+        "loss.compute",
+        _P,
+        None,
+        ERROR,
+        ("the loss computes with your loss_fn", "用你的 loss_fn 能算出 loss"),
+        ("computing the loss fails: {error}", "计算 loss 出错：{error}"),
+    ),
+    _check(
+        "loss.nonfinite",
+        _P,
+        "nan-loss",
+        ERROR,
+        ("the loss is finite", "loss 是有限值"),
+        ("the first loss is {loss}", "第一个 loss 就是 {loss}"),
+    ),
+    _check(
+        "loss.negative",
+        _P,
+        "loss-negative",
+        ERROR,
+        ("the loss is not negative", "loss 不是负数"),
+        (
+            "{loss_fn} returns {loss}, below zero: its input is not what it expects "
+            "(NLLLoss wants log-probabilities, e.g. from log_softmax)",
+            "{loss_fn} 返回 {loss}，小于 0：输入不是它要的那种"
+            "（NLLLoss 要的是对数概率，比如 log_softmax 的输出）",
+        ),
+    ),
+    _check(
+        "loss.initial",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("the initial loss is near its expected value", "初始 loss 接近理论值"),
+        (
+            "the initial loss is {loss}, far above log({classes}) = {expected} expected for "
+            "{classes} classes at random init: the initial outputs are too large or too confident",
+            "初始 loss 是 {loss}，远高于 {classes} 个类别随机初始化时应有的 "
+            "log({classes}) = {expected}：初始输出太大或者太“自信”",
+        ),
+    ),
+    # gradients
+    _check(
+        "grad.backward",
+        _P,
+        None,
+        ERROR,
+        ("backward runs", "backward 能跑通"),
+        ("backward fails: {error}", "backward 出错：{error}"),
+    ),
+    _check(
+        "grad.none",
+        _P,
+        "gradient-none",
+        WARNING,
+        ("every trainable parameter gets a gradient", "每个可训练参数都拿到了梯度"),
+        (
+            "{count} trainable parameters have no gradient after backward (unused in forward, or "
+            "cut from the graph): {params}",
+            "backward 之后有 {count} 个可训练参数没有梯度"
+            "（forward 里没用到，或者被从计算图里断开了）：{params}",
+        ),
+    ),
+    _check(
+        "grad.frozen",
+        _P,
+        "gradient-none",
+        INFO,
+        ("parameters are trainable", "参数都是可训练的"),
+        (
+            "{count} of {total} parameters are frozen (requires_grad=False): {params}; "
+            "intended for fine-tuning, a bug otherwise",
+            "{total} 个参数里有 {count} 个被冻结（requires_grad=False）：{params}；"
+            "微调时是故意的，否则就是 bug",
+        ),
+    ),
+    _check(
+        "grad.nonfinite",
+        _P,
+        "nan-loss",
+        ERROR,
+        ("gradients are finite", "梯度是有限值"),
+        (
+            "{count} parameters get NaN/inf gradients after one backward: {params}",
+            "一次 backward 之后有 {count} 个参数的梯度是 NaN/inf：{params}",
+        ),
+    ),
+    _check(
+        "grad.zero",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("no gradient is exactly zero", "没有全为 0 的梯度"),
+        (
+            "{count} parameters get gradients that are exactly zero: {params} "
+            "(dead ReLUs, a detached branch, or a constant output)",
+            "{count} 个参数的梯度全是 0：{params}（ReLU 死了、某个分支被 detach，或者输出是常数）",
+        ),
+    ),
+    _check(
+        "grad.large",
+        _P,
+        "gradient-explosion",
+        WARNING,
+        ("gradient norms are moderate", "梯度范数正常"),
+        (
+            "the largest gradient norm is {norm} ({param}) after one backward: clip gradients "
+            "or lower the learning rate",
+            "一次 backward 之后最大的梯度范数是 {norm}（{param}）：做梯度裁剪或者调小学习率",
+        ),
+    ),
+    # optimizer
+    _check(
+        "optim.missing",
+        _P,
+        "optimizer-empty-params",
+        ERROR,
+        ("the optimizer holds every trainable parameter", "optimizer 包含所有可训练参数"),
+        (
+            "{count} trainable parameters are not in the optimizer and will never change: "
+            "{params} (was the optimizer built before the layer was added or replaced?)",
+            "{count} 个可训练参数不在 optimizer 里，永远不会更新：{params}"
+            "（optimizer 是不是在换层或加层之前建的？）",
+        ),
+    ),
+    _check(
+        "optim.lr",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("the learning rate suits the optimizer", "学习率和 optimizer 相称"),
+        (
+            "lr={lr} is {how} for {optimizer} (usual range {low} to {high})",
+            "对 {optimizer} 来说 lr={lr} {how}（常见范围 {low} 到 {high}）",
+        ),
+    ),
+    _check(
+        "optim.step",
+        _P,
+        "loss-not-decreasing",
+        ERROR,
+        ("an optimizer step changes the weights", "optimizer.step() 会改变权重"),
+        (
+            "after optimizer.step() no trainable parameter changed (lr {lr}, zero gradients, "
+            "or parameters the model no longer uses)",
+            "optimizer.step() 之后没有任何可训练参数变化"
+            "（lr 为 {lr}、梯度全是 0，或者模型已经不用这些参数）",
+        ),
+    ),
+    # optional, with a flag
+    _check(
+        "overfit",
+        _P,
+        "loss-not-decreasing",
+        ERROR,
+        ("the model overfits one batch", "模型能过拟合一个 batch"),
+        (
+            "after {steps} steps on one batch the loss went from {first} to {last}: a model that "
+            "cannot overfit one batch has a bug in its model, loss or optimizer",
+            "在同一个 batch 上训练 {steps} 步，loss 从 {first} 变成 {last}："
+            "连一个 batch 都过拟合不了，说明模型、loss 或 optimizer 有 bug",
+        ),
+    ),
+    _check(
+        "timing",
+        _P,
+        "slow-training-dataloader",
+        WARNING,
+        ("loading a batch is faster than computing it", "加载一个 batch 比计算它快"),
+        (
+            "loading a batch takes {data} s, computing it {compute} s: the model waits on data; "
+            "{suggestion}",
+            "加载一个 batch 要 {data} 秒，计算只要 {compute} 秒：模型在等数据；{suggestion}",
+        ),
+    ),
+    _check(
+        "memory",
+        _P,
+        "cuda-oom",
+        WARNING,
+        ("peak memory per step leaves headroom", "每步的峰值显存有余量"),
+        (
+            "one training step peaks at {peak} MB of the GPU's {total} MB: a bigger batch or a "
+            "longer sequence will run out of memory",
+            "一个训练 step 的显存峰值是 {peak} MB（GPU 共 {total} MB）："
+            "batch 再大一点或序列再长一点就会 OOM",
+        ),
+    ),
+    # watch
+    _check(
+        "watch.nonfinite",
+        _W,
+        "nan-loss",
+        ERROR,
+        ("no NaN or inf in activations and gradients", "激活值和梯度里没有 NaN 或 inf"),
+        (
+            "the first NaN/inf appeared at step {step}, in the {phase} pass, in {module}",
+            "第一个 NaN/inf 出现在第 {step} 步的{phase}阶段，位置是 {module}",
+        ),
+    ),
+    _check(
+        "watch.grad-exploding",
+        _W,
+        "gradient-explosion",
+        WARNING,
+        ("gradient norms stay bounded", "梯度范数没有爆炸"),
+        (
+            "the gradient norm of {layer} reached {norm} at step {step} (it was {first} at "
+            "step {first_step})",
+            "{layer} 的梯度范数在第 {step} 步达到 {norm}（第 {first_step} 步时是 {first}）",
+        ),
+    ),
+    _check(
+        "watch.grad-vanishing",
+        _W,
+        "loss-not-decreasing",
+        WARNING,
+        ("no layer's gradient vanishes", "没有哪一层的梯度消失"),
+        (
+            "{count} layers get gradients over {ratio} times smaller than {top} at each of "
+            "the last {samples} sampled steps; the faintest, {layer}, has norm {norm} against "
+            "{top_norm}: they barely learn",
+            "连续 {samples} 次采样里，有 {count} 层的梯度比 {top} 小 {ratio} 倍以上；"
+            "最弱的 {layer} 范数只有 {norm}（对比 {top_norm}）：这些层几乎学不动",
+        ),
+    ),
+    _check(
+        "watch.grad-dead",
+        _W,
+        "loss-not-decreasing",
+        WARNING,
+        ("every layer gets a non-zero gradient", "每一层都有非零梯度"),
+        (
+            "{layer} got gradients of exactly zero at each of the last {count} sampled steps: "
+            "dead layers (dead ReLUs, a detached branch)",
+            "最近 {count} 次采样里，{layer} 的梯度都正好是 0：这些层“死”了"
+            "（ReLU 死了、分支被 detach）",
+        ),
+    ),
+    _check(
+        "watch.loss-spike",
+        _W,
+        "gradient-explosion",
+        WARNING,
+        ("no loss spike", "loss 没有突然飙升"),
+        (
+            "the loss jumped to {loss} at step {step}, {ratio} times the recent median {median}",
+            "第 {step} 步 loss 跳到 {loss}，是最近中位数 {median} 的 {ratio} 倍",
+        ),
+    ),
+    _check(
+        "watch.memory-growth",
+        _W,
+        "gpu-memory-leak",
+        WARNING,
+        ("memory stays flat from step to step", "内存/显存不随 step 增长"),
+        (
+            "{what} grew at every one of {count} samples, from {first} MB at step {first_step} "
+            "to {last} MB at step {last_step}: something keeps tensors (and their graphs) alive "
+            "across steps, e.g. `total += loss` instead of `loss.item()`",
+            "{what} 在连续 {count} 次采样里一直增长，从第 {first_step} 步的 {first} MB 涨到第 "
+            "{last_step} 步的 {last} MB：有东西跨 step 留住了 tensor（和它的计算图），"
+            "比如写了 `total += loss` 而不是 `loss.item()`",
+        ),
+    ),
+)
+
+BY_ID: dict[str, Check] = {c.id: c for c in CHECKS}
+
+
+def checks_for(entry_id: str) -> list[Check]:
+    """The checks that point at an entry (for its page on the site)."""
+    return [c for c in CHECKS if c.entry == entry_id]

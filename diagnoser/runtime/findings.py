@@ -1,0 +1,126 @@
+"""What preflight and watch report: findings (one shape for both) and the preflight checklist.
+
+A finding holds the values it quotes; its words come from its check in catalog.py, so both
+languages are always available and `to_json()` carries them both.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..i18n import default_lang
+from .catalog import BY_ID, ERROR, INFO, WARNING, Check
+
+_DOCS_URL = "https://torch-diagnoser.github.io/torch-diagnoser/"  # render.DOCS_URL, kept light
+_MARK = {ERROR: "✗", WARNING: "!", INFO: "i"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    check: str
+    # a value is the same in both languages, or a {"en": ..., "zh": ...} pair
+    values: dict[str, Any] = field(default_factory=dict)
+    location: str | None = None  # a module or parameter name, where the check can tell
+    entry_override: str | None = None  # for checks whose entry depends on what they found
+    severity_override: str | None = None
+
+    @property
+    def spec(self) -> Check:
+        return BY_ID[self.check]
+
+    @property
+    def entry(self) -> str | None:
+        return self.entry_override or self.spec.entry
+
+    @property
+    def severity(self) -> str:
+        return self.severity_override or self.spec.severity
+
+    def message(self, lang: str = "en") -> str:
+        values = {k: v[lang] if isinstance(v, dict) else v for k, v in self.values.items()}
+        return self.spec.message[lang].format(**values)
+
+    def url(self, lang: str = "en") -> str | None:
+        if self.entry is None:
+            return None
+        return f"{_DOCS_URL}{'zh/' if lang == 'zh' else ''}entries/{self.entry}/"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "check": self.check,
+            "severity": self.severity,
+            "entry": self.entry,
+            "message": {lang: self.message(lang) for lang in ("en", "zh")},
+            "location": self.location,
+            "values": self.values,
+        }
+
+    def __str__(self) -> str:
+        return self.line(default_lang())
+
+    def line(self, lang: str) -> str:
+        where = f"  [{self.entry}]" if self.entry else ""
+        return f"{_MARK[self.severity]} {self.check}: {self.message(lang)}{where}"
+
+
+_HEAD = {"en": ("Preflight: ", "passed", ", "), "zh": ("训练前检查：", "通过", "，")}
+_COUNT = {
+    "en": {ERROR: ("problem", "problems"), WARNING: ("warning", "warnings")},
+    "zh": {ERROR: ("个问题", "个问题"), WARNING: ("个警告", "个警告")},
+}
+
+
+@dataclass
+class Report:
+    """preflight's result: `.ok` is False when any finding is an error."""
+
+    findings: list[Finding] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)  # check ids, in the order they ran
+    context: dict[str, str] = field(default_factory=dict)  # what was checked: shapes, device
+    stats: dict[str, Any] = field(default_factory=dict)  # numbers worth seeing: norms, timings
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity == ERROR for f in self.findings)
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+    def add(self, finding: Finding) -> None:
+        self.findings.append(finding)
+
+    def to_text(self, lang: str | None = None) -> str:
+        lang = lang or default_lang()
+        title, passed, comma = _HEAD[lang]
+        counts = []
+        for severity, (one, many) in _COUNT[lang].items():
+            n = sum(f.severity == severity for f in self.findings)
+            if n:
+                counts.append(f"{n} {one if n == 1 else many}")
+        out = [title + (comma.join(counts) or passed)]
+        out += [f"  {k}: {v}" for k, v in self.context.items()]
+        for check in self.ran:
+            found = [f for f in self.findings if f.check == check]
+            if not found:
+                out.append(f"  ✓ {BY_ID[check].title[lang]}")
+            for f in found:
+                out.append("  " + f.line(lang))
+        return "\n".join(out)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "ok": self.ok,
+                "checks": self.ran,
+                "findings": [f.to_dict() for f in self.findings],
+                "context": self.context,
+                "stats": self.stats,
+            },
+            ensure_ascii=False,
+            indent=2,
+        )

@@ -1,0 +1,202 @@
+"""The helpers users reach for while debugging training: set_seed, overfit_one_batch, lr_find."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+from torch import nn
+
+from .batches import call, model_device, split, take, to_device
+from .state import preserved
+
+
+def set_seed(seed: int, deterministic: bool = False) -> None:
+    """Seed python, numpy (when installed), torch and every CUDA device. With deterministic=True,
+    also ask for deterministic kernels: cuDNN's autotuner off and `use_deterministic_algorithms`,
+    which makes ops with no deterministic version raise instead of varying silently."""
+    random.seed(seed)
+    os.environ["PYTHONHASHSEED"] = str(seed)  # for subprocesses (DataLoader workers spawned)
+    try:
+        import numpy
+    except ImportError:
+        pass
+    else:
+        numpy.random.seed(seed % 2**32)
+    torch.manual_seed(seed)  # seeds every CUDA device too
+    if deterministic:
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+        # cuBLAS needs this workspace setting to be deterministic (CUDA >= 10.2)
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True)
+
+
+def _loss_of(
+    model: nn.Module,
+    raw: Any,
+    loss_fn: Callable[..., Any] | None,
+    compute_loss: Callable[[Any], Any] | None,
+) -> torch.Tensor:
+    from .preflight import _logits, _scalar_loss
+
+    if compute_loss is not None:
+        return _scalar_loss(compute_loss(raw))
+    if loss_fn is None:
+        raise TypeError("give loss_fn (or compute_loss)")
+    batch = split(raw, 0.0)
+    return _scalar_loss(loss_fn(_logits(call(model, batch.inputs)), batch.target))
+
+
+def overfit_one_batch(
+    model: nn.Module,
+    batch: Any,
+    loss_fn: Callable[..., Any] | None,
+    optimizer: torch.optim.Optimizer,
+    *,
+    steps: int = 50,
+    compute_loss: Callable[[Any], Any] | None = None,
+    restore: bool = True,
+) -> list[float]:
+    """Train on one batch for `steps` steps and return the losses. A set-up that cannot drive
+    the loss down on a single batch has a bug in its model, loss or optimizer. With restore=True
+    (the default) the model, optimizer and RNG are put back afterwards."""
+    if steps < 1:
+        raise ValueError(f"steps must be at least 1, not {steps}")
+    raw = to_device(batch, model_device(model))
+
+    def train() -> list[float]:
+        model.train()
+        losses = []
+        for _ in range(steps):
+            optimizer.zero_grad()
+            loss = _loss_of(model, raw, loss_fn, compute_loss)
+            loss.backward()
+            optimizer.step()
+            losses.append(float(loss.detach()))
+            if not math.isfinite(losses[-1]):
+                break
+        return losses
+
+    if not restore:
+        return train()
+    with preserved(model, optimizer):
+        return train()
+
+
+@dataclass
+class LRFinding:
+    """lr_find's result: the rates tried, the smoothed loss at each, and a suggested rate."""
+
+    lrs: list[float] = field(default_factory=list)
+    losses: list[float] = field(default_factory=list)
+    suggestion: float | None = None
+
+    def curve(self, width: int = 50, rows: int = 12) -> str:
+        """The loss against log(lr) as text, for terminals without matplotlib."""
+        points = [(lr, loss) for lr, loss in zip(self.lrs, self.losses, strict=True)]
+        points = [(lr, loss) for lr, loss in points if math.isfinite(loss)]
+        if len(points) < 2:
+            return "(too few points to draw)"
+        low = min(loss for _, loss in points)
+        high = min(max(loss for _, loss in points), 4 * points[0][1])
+        grid = [[" "] * width for _ in range(rows)]
+        for i, (_, loss) in enumerate(points):
+            x = i * (width - 1) // (len(points) - 1)
+            level = (min(loss, high) - low) / ((high - low) or 1)
+            grid[rows - 1 - round(level * (rows - 1))][x] = "*"
+        lines = [f"{high:9.3g} |" + "".join(grid[0])]
+        lines += ["          |" + "".join(r) for r in grid[1:-1]]
+        lines += [f"{low:9.3g} |" + "".join(grid[-1])]
+        lines.append("          +" + "-" * width)
+        lines.append(f"           lr {points[0][0]:.1e}{' ' * (width - 22)}{points[-1][0]:.1e}")
+        if self.suggestion is not None:
+            lines.append(f"           suggested lr: {self.suggestion:.2e}")
+        return "\n".join(lines)
+
+    def plot(self) -> Any:
+        """A matplotlib figure when matplotlib is installed, else the text curve (printed)."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:
+            print(self.curve())
+            return None
+
+        fig, ax = plt.subplots()
+        ax.plot(self.lrs, self.losses)
+        ax.set_xscale("log")
+        ax.set_xlabel("learning rate")
+        ax.set_ylabel("loss (smoothed)")
+        if self.suggestion is not None:
+            ax.axvline(self.suggestion, linestyle="--")
+        return fig
+
+
+def lr_find(
+    model: nn.Module,
+    data: Any,
+    loss_fn: Callable[..., Any] | None,
+    optimizer: torch.optim.Optimizer,
+    *,
+    start_lr: float = 1e-7,
+    end_lr: float = 10.0,
+    steps: int = 100,
+    compute_loss: Callable[[Any], Any] | None = None,
+    diverge: float = 4.0,
+) -> LRFinding:
+    """The learning-rate range test (Smith, 2015): raise the rate exponentially from start_lr to
+    end_lr, one batch per step, and stop when the smoothed loss exceeds `diverge` times its best.
+    Suggests the rate where the loss falls fastest. The model, optimizer and RNG are restored."""
+    if not 0 < start_lr < end_lr:
+        raise ValueError(f"need 0 < start_lr < end_lr, got {start_lr} and {end_lr}")
+    if steps < 2:
+        raise ValueError(f"steps must be at least 2, not {steps}")
+    result = LRFinding()
+    with preserved(model, optimizer):
+        model.train()
+        device = model_device(model)
+        factor = (end_lr / start_lr) ** (1 / (steps - 1))
+        source = _cycle(data, steps)
+        smooth, best = 0.0, math.inf
+        for i in range(steps):
+            lr = start_lr * factor**i
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            optimizer.zero_grad()
+            loss = _loss_of(model, to_device(source[i], device), loss_fn, compute_loss)
+            loss.backward()
+            optimizer.step()
+            value = float(loss.detach())
+            # smoothed: one batch's loss is too noisy to compare rates by
+            smooth = value if i == 0 else 0.9 * smooth + 0.1 * value
+            result.lrs.append(lr)
+            result.losses.append(smooth)
+            if not math.isfinite(smooth) or smooth > diverge * best:
+                break
+            best = min(best, smooth)
+    result.suggestion = _steepest(result.lrs, result.losses)
+    return result
+
+
+def _cycle(data: Any, n: int) -> list[Any]:
+    """n raw batches: the loader's batches in turn, again from the start when it runs out."""
+    batches = [b.raw for b in take(data, n)]
+    return [batches[i % len(batches)] for i in range(n)]
+
+
+def _steepest(lrs: list[float], losses: list[float]) -> float | None:
+    finite = [(lr, loss) for lr, loss in zip(lrs, losses, strict=True) if math.isfinite(loss)]
+    if len(finite) < 3:
+        return None
+    slopes = [
+        (finite[i + 1][1] - finite[i][1]) / (math.log(finite[i + 1][0]) - math.log(finite[i][0]))
+        for i in range(len(finite) - 1)
+    ]
+    # the rate where the smoothed loss falls fastest per decade of lr, as fastai suggests
+    steepest = min(range(len(slopes)), key=slopes.__getitem__)
+    return finite[steepest][0]

@@ -1,0 +1,605 @@
+"""preflight(): one look at the model, the data, the loss and the optimizer before training, on
+one or two real batches, on the model's device; everything it touches is put back as it was.
+
+Each check is a small function that returns findings; the words and the entry of each are in
+catalog.py. An exception torch raises on the way (in forward, in the loss, in backward) is itself
+a finding, explained by the same knowledge base as a pasted traceback.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from .batches import Batch, call, describe, model_device, take, tensors, to_device
+from .catalog import ERROR
+from .findings import Finding, Report
+from .state import preserved
+
+# Loss families the checks know; a loss function not listed here is only run, never second-guessed.
+_LOSS_KINDS: dict[str, tuple[type[nn.Module], Callable[..., Any]]] = {
+    "ce": (nn.CrossEntropyLoss, F.cross_entropy),
+    "nll": (nn.NLLLoss, F.nll_loss),
+    "bce_logits": (nn.BCEWithLogitsLoss, F.binary_cross_entropy_with_logits),
+    "bce": (nn.BCELoss, F.binary_cross_entropy),
+    "mse": (nn.MSELoss, F.mse_loss),
+    "l1": (nn.L1Loss, F.l1_loss),
+    "smooth_l1": (nn.SmoothL1Loss, F.smooth_l1_loss),
+    "huber": (nn.HuberLoss, F.huber_loss),
+}
+_ELEMENTWISE = ("mse", "l1", "smooth_l1", "huber")
+# Learning rates seen in working setups, per optimizer family: (lowest, highest).
+_LR_RANGE: dict[str, tuple[float, float]] = {
+    "SGD": (1e-5, 1.0),
+    **{name: (1e-6, 3e-2) for name in ("Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop")},
+}
+_SCALE_LIMIT = 20.0  # |x| above this in a float input: raw pixels or raw features
+_LARGE_GRAD = 1e3
+_SHOWN = 5
+
+
+def preflight(
+    model: nn.Module,
+    data: Any,
+    loss_fn: Callable[..., Any] | None = None,
+    optimizer: torch.optim.Optimizer | None = None,
+    *,
+    batches: int = 2,
+    compute_loss: Callable[[Any], Any] | None = None,
+    overfit_steps: int = 0,
+    timing: bool = False,
+    memory: bool = False,
+) -> Report:
+    """Check a training set-up on real batches before training; return a Report.
+
+    data: a DataLoader, an iterable of batches, or one batch. A batch is a tensor, an
+    (inputs, target) pair, or a dict (the target under "labels"/"label"/"targets"/"target"/"y").
+    compute_loss: for loops that compute the loss their own way (a Lightning training_step): it
+    gets the batch as the loader yields it, on the model's device, and returns the loss.
+    overfit_steps: train on one batch for that many steps; the loss must fall.
+    timing: time loading a batch against computing it. memory: peak GPU memory of one step.
+    """
+    if not isinstance(model, nn.Module):
+        raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
+    if optimizer is not None and not isinstance(optimizer, torch.optim.Optimizer):
+        raise TypeError(
+            f"optimizer must be a torch.optim.Optimizer, not {type(optimizer).__name__}"
+        )
+    run = _Run(model, loss_fn, optimizer, compute_loss)
+    with preserved(model, optimizer):
+        run.batches = take(data, max(batches, 3 if timing else 1))
+        run.device = model_device(model)
+        for b in run.batches:
+            b.inputs, b.target = to_device(b.inputs, run.device), to_device(b.target, run.device)
+            b.raw = to_device(b.raw, run.device)
+        run.describe()
+        run.check_data()
+        if run.check_model():
+            run.check_targets(data)
+            if run.train_step():
+                run.check_optimizer_step()
+        run.check_lr()
+    if overfit_steps > 0 and optimizer is not None and run.report.ok:
+        with preserved(model, optimizer):
+            run.overfit(overfit_steps)
+    if timing:
+        with preserved(model, optimizer):
+            run.timing(data)
+    if memory and run.device.type == "cuda":
+        with preserved(model, optimizer):
+            run.memory()
+    return run.report
+
+
+def _name(fn: Any) -> str:
+    return type(fn).__name__ if isinstance(fn, nn.Module) else getattr(fn, "__name__", repr(fn))
+
+
+def _batchnorms(model: nn.Module) -> list[str]:
+    return [n for n, m in model.named_modules() if isinstance(m, nn.modules.batchnorm._BatchNorm)]
+
+
+def _loss_kind(loss_fn: Any) -> str | None:
+    for kind, (cls, fn) in _LOSS_KINDS.items():
+        if isinstance(loss_fn, cls) or loss_fn is fn:
+            return kind
+    return None
+
+
+def _listed(names: list[str]) -> str:
+    shown = ", ".join(names[:_SHOWN])
+    return shown + (f" (+{len(names) - _SHOWN})" if len(names) > _SHOWN else "")
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _logits(output: Any) -> torch.Tensor | None:
+    """The tensor a loss is computed from: the output itself, `.logits`, or the first element."""
+    if isinstance(output, torch.Tensor):
+        return output
+    logits = getattr(output, "logits", None)
+    if isinstance(logits, torch.Tensor):
+        return logits
+    if isinstance(output, dict):
+        logits = output.get("logits")
+        return logits if isinstance(logits, torch.Tensor) else None
+    if isinstance(output, (tuple, list)) and output and isinstance(output[0], torch.Tensor):
+        return output[0]
+    return None
+
+
+def _scalar_loss(value: Any) -> torch.Tensor:
+    """A Lightning training_step may return the loss or a dict holding it."""
+    if isinstance(value, dict):
+        value = value.get("loss")
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"the loss must be a tensor, got {type(value).__name__}")
+    return value
+
+
+def _explained(exc: BaseException) -> tuple[str | None, str]:
+    """The entry the knowledge base gives for this exception, and its one-line summary."""
+    from ..index import load_index
+    from ..match import diagnose
+
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    best = diagnose(text, load_index()).best
+    first = (str(exc).strip().split("\n") or [""])[0]
+    summary = f"{type(exc).__name__}: {first}"
+    return (best.entry.id if best else None), summary[:300]
+
+
+class _Run:
+    def __init__(
+        self,
+        model: nn.Module,
+        loss_fn: Callable[..., Any] | None,
+        optimizer: torch.optim.Optimizer | None,
+        compute_loss: Callable[[Any], Any] | None,
+    ) -> None:
+        self.model, self.loss_fn, self.optimizer = model, loss_fn, optimizer
+        self.compute_loss = compute_loss
+        self.kind = _loss_kind(loss_fn)
+        self.report = Report()
+        self.batches: list[Batch] = []
+        self.device = torch.device("cpu")
+        self.output: torch.Tensor | None = None
+        self.classes: int | None = None  # C, when the loss takes class indices
+        self.loss: float | None = None
+
+    def ran(self, *checks: str) -> None:
+        self.report.ran += [c for c in checks if c not in self.report.ran]
+
+    def add(self, check: str, **kwargs: Any) -> None:
+        self.report.add(Finding(check, **kwargs))
+
+    def failed(self, check: str) -> bool:
+        return any(f.check == check and f.severity == ERROR for f in self.report.findings)
+
+    def exception(self, check: str, exc: BaseException) -> None:
+        entry, summary = _explained(exc)
+        self.add(check, values={"error": summary}, entry_override=entry)
+
+    # data ---------------------------------------------------------------------------------
+
+    def describe(self) -> None:
+        ctx = self.report.context
+        ctx["model"] = f"{type(self.model).__name__} on {self.device}"
+        first = self.batches[0]
+        for name, t in tensors(first.inputs, "inputs") + tensors(first.target, "target"):
+            ctx[name] = describe(t)
+        if self.loss_fn is not None:
+            ctx["loss_fn"] = _name(self.loss_fn)
+        if self.optimizer is not None:
+            ctx["optimizer"] = type(self.optimizer).__name__
+
+    def check_data(self) -> None:
+        self.ran("data.nonfinite", "data.scale")
+        for i, b in enumerate(self.batches):
+            for name, t in tensors(b.inputs, "inputs"):
+                where = f"batch {i} {name}"
+                if not t.is_floating_point() or t.numel() == 0:
+                    continue
+                bad = int((~torch.isfinite(t)).sum())
+                if bad:
+                    self.add(
+                        "data.nonfinite",
+                        values={"where": where, "count": bad, "total": t.numel()},
+                        location=name,
+                    )
+                    continue
+                if i == 0 and float(t.abs().max()) > _SCALE_LIMIT:
+                    values = {
+                        "where": where,
+                        "min": _fmt(float(t.min())),
+                        "max": _fmt(float(t.max())),
+                        "mean": _fmt(float(t.float().mean())),
+                    }
+                    self.add("data.scale", values=values, location=name)
+
+    # model --------------------------------------------------------------------------------
+
+    def check_model(self) -> bool:
+        """Forward in eval mode under no_grad: the model's own output, before any training."""
+        self.ran("model.forward")
+        self.model.eval()
+        try:
+            with torch.no_grad():
+                output = call(self.model, self.batches[0].inputs)
+        except Exception as exc:
+            self.exception("model.forward", exc)
+            return False
+        self.output = _logits(output)
+        if self.output is None or not self.output.is_floating_point():
+            return True
+        self.ran("model.output-nonfinite")
+        bad = int((~torch.isfinite(self.output)).sum())
+        if bad:
+            self.add("model.output-nonfinite", values={"count": bad, "total": self.output.numel()})
+        self._check_probabilities()
+        self._check_batchnorm()
+        return True
+
+    def _check_probabilities(self) -> None:
+        out = self.output
+        if out is None or self.kind not in ("ce", "nll", "bce_logits") or out.numel() < 2:
+            return
+        self.ran("model.probabilities")
+        loss = _name(self.loss_fn)
+        if self.kind in ("ce", "nll"):
+            if out.dim() < 2 or out.shape[1] < 2 or bool((out < 0).any()):
+                return
+            if not torch.allclose(out.float().sum(1), torch.ones(()), atol=1e-3):
+                return
+            values: dict[str, Any] = {
+                "kind": {"en": "softmax probabilities", "zh": " softmax 概率"},
+                "evidence": {"en": "every row sums to 1", "zh": "每行加起来都是 1"},
+                "loss": loss,
+            }
+            if self.kind == "ce":
+                values["expects"] = {
+                    "en": "logits (it applies log_softmax itself)",
+                    "zh": " logits（它内部自己做 log_softmax）",
+                }
+                values["fix"] = {
+                    "en": "remove the softmax from the model",
+                    "zh": "把模型最后的 softmax 去掉",
+                }
+                self.add("model.probabilities", values=values)
+            else:
+                values["expects"] = {"en": "log-probabilities", "zh": "对数概率"}
+                values["fix"] = {
+                    "en": "use log_softmax instead of softmax",
+                    "zh": "把 softmax 换成 log_softmax",
+                }
+                self.add("model.probabilities", values=values, entry_override="loss-negative")
+        # Sigmoid outputs lie strictly inside (0, 1); logits at init are signed, ReLU's have zeros.
+        elif out.numel() >= 8 and bool(((out > 0) & (out < 1)).all()):
+            values = {
+                "kind": {"en": "sigmoid probabilities", "zh": " sigmoid 概率"},
+                "evidence": {
+                    "en": "every value lies between 0 and 1",
+                    "zh": "所有值都在 0 和 1 之间",
+                },
+                "loss": loss,
+                "expects": {
+                    "en": "logits (it applies sigmoid itself)",
+                    "zh": " logits（它内部自己做 sigmoid）",
+                },
+                "fix": {
+                    "en": "remove the sigmoid from the model, or use BCELoss",
+                    "zh": "把模型最后的 sigmoid 去掉，或者改用 BCELoss",
+                },
+            }
+            self.add("model.probabilities", values=values)
+
+    def _check_batchnorm(self) -> None:
+        norms = _batchnorms(self.model)
+        if not norms:
+            return
+        self.ran("model.batchnorm-batch1")
+        first = tensors(self.batches[0].inputs, "inputs")
+        if first and first[0][1].dim() > 0 and first[0][1].shape[0] == 1:
+            when = {"en": "your batch", "zh": "你的 batch "}
+            self.add("model.batchnorm-batch1", values={"module": norms[0], "when": when})
+
+    def _check_last_batch(self, data: Any) -> None:
+        """A DataLoader whose last batch holds one sample fails only at the end of the epoch."""
+        if not isinstance(data, torch.utils.data.DataLoader) or data.drop_last:
+            return
+        size, dataset = data.batch_size, data.dataset
+        if not size or size < 2 or not hasattr(dataset, "__len__"):
+            return
+        norms = _batchnorms(self.model)
+        if norms and len(dataset) % size == 1:
+            when = {
+                "en": f"the last batch of each epoch ({len(dataset)} samples, batch_size={size}, "
+                "drop_last=False)",
+                "zh": f"每个 epoch 的最后一个 batch（{len(dataset)} 个样本，batch_size={size}，"
+                "drop_last=False）",
+            }
+            self.add("model.batchnorm-batch1", values={"module": norms[0], "when": when})
+
+    # targets ------------------------------------------------------------------------------
+
+    def check_targets(self, data: Any) -> None:
+        self._check_last_batch(data)
+        targets = [b.target for b in self.batches if isinstance(b.target, torch.Tensor)]
+        out = self.output
+        if not targets or out is None:
+            return
+        if self.kind in ("ce", "nll") and out.dim() >= 2:
+            self.classes = int(out.shape[1])
+            self._check_class_range(targets)
+        if self.kind in ("ce", "nll", "bce", "bce_logits"):
+            self._check_one_class(targets)
+        if self.kind in _ELEMENTWISE:
+            self._check_target_shape(targets[0])
+
+    def _check_class_range(self, targets: list[torch.Tensor]) -> None:
+        if self.classes is None or any(t.is_floating_point() for t in targets):
+            return  # float targets are class probabilities; their dtype is the loss's business
+        self.ran("data.target-range")
+        ignore = getattr(self.loss_fn, "ignore_index", -100)
+        valid = torch.cat([t.flatten() for t in targets])
+        valid = valid[valid != ignore]
+        if valid.numel() == 0:
+            return
+        low, high = int(valid.min()), int(valid.max())
+        if low < 0 or high >= self.classes:
+            values = {"min": low, "max": high, "classes": self.classes, "last": self.classes - 1}
+            self.add("data.target-range", values=values)
+
+    def _check_one_class(self, targets: list[torch.Tensor]) -> None:
+        flat = torch.cat([t.flatten() for t in targets])
+        if flat.numel() < 8:
+            return  # too few samples to call it a pattern
+        self.ran("data.one-class")
+        if bool((flat == flat[0]).all()):
+            self.add(
+                "data.one-class", values={"count": flat.numel(), "value": _fmt(float(flat[0]))}
+            )
+
+    def _check_target_shape(self, target: torch.Tensor) -> None:
+        out = self.output
+        assert out is not None
+        self.ran("data.target-shape")
+        if out.shape == target.shape:
+            return
+        squeeze = [d for d in out.shape if d != 1] == [d for d in target.shape if d != 1]
+        try:
+            broadcast = torch.broadcast_shapes(out.shape, target.shape)
+        except RuntimeError:
+            return  # the loss itself will raise, and loss.compute explains it
+        if squeeze and math.prod(broadcast) > max(out.numel(), target.numel()):
+            values = {
+                "output": str(tuple(out.shape)),
+                "target": str(tuple(target.shape)),
+                "broadcast": str(tuple(broadcast)),
+            }
+            self.add("data.target-shape", values=values)
+
+    # one training step ----------------------------------------------------------------------
+
+    def _loss(self, batch: Batch) -> torch.Tensor:
+        if self.compute_loss is not None:
+            return _scalar_loss(self.compute_loss(batch.raw))
+        assert self.loss_fn is not None
+        return _scalar_loss(self.loss_fn(_logits(call(self.model, batch.inputs)), batch.target))
+
+    def train_step(self) -> bool:
+        """Forward, loss and backward in train mode; True when gradients were computed."""
+        if self.loss_fn is None and self.compute_loss is None:
+            return False
+        if self.failed("data.target-range"):
+            return False  # on CUDA the loss would be a device-side assert that kills the process
+        self.model.train()
+        for p in self.model.parameters():
+            p.grad = None
+        batch = self.batches[0]
+        if self.compute_loss is not None:
+            self.ran("loss.compute")
+            try:
+                loss = _scalar_loss(self.compute_loss(batch.raw))
+            except Exception as exc:
+                self.exception("loss.compute", exc)
+                return False
+        else:
+            try:  # train mode can fail where eval mode did not (BatchNorm on one sample)
+                output = _logits(call(self.model, batch.inputs))
+            except Exception as exc:
+                self.exception("model.forward", exc)
+                return False
+            self.ran("loss.compute")
+            try:
+                assert self.loss_fn is not None
+                loss = _scalar_loss(self.loss_fn(output, batch.target))
+            except Exception as exc:
+                self.exception("loss.compute", exc)
+                return False
+        self._check_loss(loss)
+        self.ran("grad.backward")
+        try:
+            loss.backward()
+        except Exception as exc:
+            self.exception("grad.backward", exc)
+            return False
+        self._check_grads()
+        return True
+
+    def _check_loss(self, loss: torch.Tensor) -> None:
+        if loss.numel() != 1:
+            return  # backward explains a non-scalar loss (grad.backward)
+        value = float(loss.detach())
+        self.loss = value
+        self.report.stats["loss"] = value
+        self.ran("loss.nonfinite")
+        if not math.isfinite(value):
+            self.add("loss.nonfinite", values={"loss": str(value)})
+            return
+        if self.kind is not None:
+            self.ran("loss.negative")
+            if value < 0:
+                self.add(
+                    "loss.negative", values={"loss_fn": _name(self.loss_fn), "loss": _fmt(value)}
+                )
+        if self.kind == "ce" and self.classes and self.classes >= 2:
+            self.ran("loss.initial")
+            expected = math.log(self.classes)
+            if value > 3 * expected and value > expected + 2:
+                values = {"loss": _fmt(value), "classes": self.classes, "expected": _fmt(expected)}
+                self.add("loss.initial", values=values)
+
+    def _check_grads(self) -> None:
+        named = list(self.model.named_parameters())
+        trainable = [(n, p) for n, p in named if p.requires_grad]
+        frozen = [n for n, p in named if not p.requires_grad]
+        self.ran("grad.none", "grad.frozen", "grad.nonfinite", "grad.zero", "grad.large")
+        if frozen and trainable:
+            values = {"count": len(frozen), "total": len(named), "params": _listed(frozen)}
+            self.add("grad.frozen", values=values)
+        missing = [n for n, p in trainable if p.grad is None]
+        if missing:
+            self.add("grad.none", values={"count": len(missing), "params": _listed(missing)})
+        norms = {
+            n: float(p.grad.detach().float().norm()) for n, p in trainable if p.grad is not None
+        }
+        nonfinite = [n for n, v in norms.items() if not math.isfinite(v)]
+        if nonfinite:
+            self.add(
+                "grad.nonfinite", values={"count": len(nonfinite), "params": _listed(nonfinite)}
+            )
+        zero = [
+            n
+            for n, p in trainable
+            if p.grad is not None and p.numel() > 0 and not bool(p.grad.detach().any())
+        ]
+        if zero:
+            self.add("grad.zero", values={"count": len(zero), "params": _listed(zero)})
+        finite = sorted(((v, n) for n, v in norms.items() if math.isfinite(v)), reverse=True)
+        self.report.stats["largest_grad_norms"] = {n: v for v, n in finite[:_SHOWN]}
+        if finite and finite[0][0] > _LARGE_GRAD:
+            self.add("grad.large", values={"norm": _fmt(finite[0][0]), "param": finite[0][1]})
+
+    # optimizer ----------------------------------------------------------------------------
+
+    def check_lr(self) -> None:
+        if self.optimizer is None:
+            return
+        self.ran("optim.missing")
+        held = {id(p) for g in self.optimizer.param_groups for p in g["params"]}
+        missing = [
+            n for n, p in self.model.named_parameters() if p.requires_grad and id(p) not in held
+        ]
+        if missing:
+            self.add("optim.missing", values={"count": len(missing), "params": _listed(missing)})
+        name = type(self.optimizer).__name__
+        if name not in _LR_RANGE:
+            return
+        self.ran("optim.lr")
+        low, high = _LR_RANGE[name]
+        for group in self.optimizer.param_groups:
+            lr = float(group["lr"])
+            if low <= lr <= high:
+                continue
+            too_high = lr > high
+            how = {"en": "too high", "zh": "太大"} if too_high else {"en": "too low", "zh": "太小"}
+            values = {"lr": _fmt(lr), "how": how, "optimizer": name, "low": low, "high": high}
+            self.add("optim.lr", values=values, entry_override="nan-loss" if too_high else None)
+            break
+
+    def check_optimizer_step(self) -> None:
+        if self.optimizer is None:
+            return
+        self.ran("optim.step")
+        held = [p for g in self.optimizer.param_groups for p in g["params"] if p.requires_grad]
+        before = [p.detach().clone() for p in held]
+        self.optimizer.step()
+        if held and all(torch.equal(b, p.detach()) for b, p in zip(before, held, strict=True)):
+            lrs = sorted({_fmt(float(g["lr"])) for g in self.optimizer.param_groups})
+            self.add("optim.step", values={"lr": "/".join(lrs)})
+
+    # optional -----------------------------------------------------------------------------
+
+    def overfit(self, steps: int) -> None:
+        from .helpers import overfit_one_batch
+
+        assert self.optimizer is not None
+        self.ran("overfit")
+        batch = self.batches[0]
+        losses = overfit_one_batch(
+            self.model,
+            batch.raw,
+            self.loss_fn,
+            self.optimizer,
+            steps=steps,
+            compute_loss=self.compute_loss,
+            restore=False,
+        )
+        if not (losses[-1] <= 0.9 * losses[0] or losses[-1] < 1e-3):
+            values = {"steps": steps, "first": _fmt(losses[0]), "last": _fmt(losses[-1])}
+            self.add("overfit", values=values)
+        self.report.stats["overfit_losses"] = [losses[0], losses[-1]]
+
+    def timing(self, data: Any) -> None:
+        if self.loss_fn is None and self.compute_loss is None:
+            return
+        # The first batch pays for starting the workers; later ones show the steady rate.
+        waits = [b.load_seconds for b in self.batches[1:]] or [self.batches[0].load_seconds]
+        data_s = sorted(waits)[len(waits) // 2]
+        self.model.train()
+        self._loss(self.batches[0]).backward()  # warm-up: the first backward builds caches
+        computes = []
+        for b in self.batches[:3]:
+            start = time.perf_counter()
+            self._loss(b).backward()
+            if self.device.type == "cuda":
+                torch.cuda.synchronize(self.device)
+            computes.append(time.perf_counter() - start)
+        compute_s = sorted(computes)[len(computes) // 2]
+        self.ran("timing")
+        self.report.stats["data_seconds"] = data_s
+        self.report.stats["compute_seconds"] = compute_s
+        if data_s <= compute_s or not isinstance(data, Iterable):
+            return
+        workers = getattr(data, "num_workers", None)
+        cpus = os.cpu_count() or 1
+        if workers == 0:
+            suggestion = {
+                "en": f"set num_workers={min(cpus, 8)} and pin_memory=True in the DataLoader "
+                f"(this machine has {cpus} CPUs)",
+                "zh": f"在 DataLoader 里设置 num_workers={min(cpus, 8)} 和 pin_memory=True"
+                f"（这台机器有 {cpus} 个 CPU）",
+            }
+        else:
+            suggestion = {
+                "en": f"raise num_workers above {workers}, or cache or simplify the decoding",
+                "zh": f"把 num_workers 调到 {workers} 以上，或者缓存、简化数据解码",
+            }
+        values = {"data": _fmt(data_s), "compute": _fmt(compute_s), "suggestion": suggestion}
+        self.add("timing", values=values)
+
+    def memory(self) -> None:
+        if self.loss_fn is None and self.compute_loss is None:
+            return
+        self.ran("memory")
+        torch.cuda.reset_peak_memory_stats(self.device)
+        self.model.train()
+        self._loss(self.batches[0]).backward()
+        if self.optimizer is not None:
+            self.optimizer.step()
+        peak = torch.cuda.max_memory_allocated(self.device) / 2**20
+        total = torch.cuda.get_device_properties(self.device).total_memory / 2**20
+        self.report.stats["peak_memory_mb"] = peak
+        if peak > 0.9 * total:
+            self.add("memory", values={"peak": f"{peak:.0f}", "total": f"{total:.0f}"})

@@ -1,0 +1,63 @@
+"""Save and restore everything a check may touch: parameters, buffers, gradients, train/eval
+modes, the optimizer's state and hyper-parameters, and the python, numpy, torch and CUDA RNGs.
+
+Checks run forwards in train mode (BatchNorm updates its running statistics), step the optimizer
+and draw random numbers (dropout, a shuffled DataLoader's first index): the user's run afterwards
+must be the run it would have been without them.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import torch
+
+
+@contextmanager
+def preserved(model: torch.nn.Module, optimizer: torch.optim.Optimizer | None) -> Iterator[None]:
+    tensors = {k: v.detach().clone() for k, v in model.state_dict(keep_vars=True).items()}
+    grads = {
+        name: (None if p.grad is None else p.grad.detach().clone())
+        for name, p in model.named_parameters()
+    }
+    modes = {m: m.training for m in model.modules()}
+    opt_state = copy.deepcopy(optimizer.state_dict()) if optimizer is not None else None
+    rng = _rng_state()
+    try:
+        yield
+    finally:
+        with torch.no_grad():
+            current = model.state_dict(keep_vars=True)
+            for key, saved in tensors.items():
+                current[key].copy_(saved)
+        for name, p in model.named_parameters():
+            p.grad = grads.get(name)
+        for module, training in modes.items():
+            module.training = training
+        if optimizer is not None and opt_state is not None:
+            optimizer.load_state_dict(opt_state)
+        _set_rng_state(rng)
+
+
+def _rng_state() -> dict[str, Any]:
+    state: dict[str, Any] = {"python": random.getstate(), "torch": torch.get_rng_state()}
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        state["cuda"] = torch.cuda.get_rng_state_all()
+    numpy = sys.modules.get("numpy")  # only when the user's code has imported it
+    if numpy is not None:
+        state["numpy"] = numpy.random.get_state()
+    return state
+
+
+def _set_rng_state(state: dict[str, Any]) -> None:
+    random.setstate(state["python"])
+    torch.set_rng_state(state["torch"])
+    if "cuda" in state:
+        torch.cuda.set_rng_state_all(state["cuda"])
+    if "numpy" in state:
+        sys.modules["numpy"].random.set_state(state["numpy"])

@@ -1,0 +1,328 @@
+"""watch(): monitors during training, through hooks on the user's model.
+
+Cheap by design: every hook only queues a 0-dim tensor (is this activation finite? this
+gradient's norm), without a device sync; once per step all of them are read with one
+`torch.stack(...).tolist()`. `torch.autograd.detect_anomaly` instead records a stack for every
+op and checks every backward output, which makes it several times slower (bench/bench_watch.py).
+
+Steps are counted by `w.step(loss)`; a loop that never calls it (one you do not write) has a step
+per training-mode forward of the model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+import sys
+from collections import deque
+from types import TracebackType
+from typing import Any, TextIO
+
+import torch
+from torch import nn
+
+from .findings import Finding
+
+_FORWARD = {"en": "forward", "zh": "前向"}
+_BACKWARD = {"en": "backward", "zh": "反向"}
+_EXPLODE = 1e3
+_VANISH_RATIO = 1e-4
+_SAMPLES = 5  # consecutive samples a gradient-flow or memory pattern must hold for
+
+
+class Watch:
+    def __init__(
+        self,
+        model: nn.Module,
+        *,
+        every: int = 10,
+        log_every: int | None = None,
+        log_file: TextIO | None = None,
+        spike_factor: float = 5.0,
+        leak_min_mb: float = 100.0,
+    ) -> None:
+        if not isinstance(model, nn.Module):
+            raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
+        if every < 1 or (log_every is not None and log_every < 1):
+            raise ValueError("every and log_every must be at least 1")
+        self.model = model
+        self.every, self.log_every, self.log_file = every, log_every, log_file
+        self.spike_factor, self.leak_min_mb = spike_factor, leak_min_mb
+        self.findings: list[Finding] = []
+        self.step_count = 0  # steps finished
+        self._handles: list[Any] = []
+        self._names = {id(m): _label(name, m) for name, m in model.named_modules()}
+        self._owner = {
+            id(p): self._names[id(m)] for m in model.modules() for p in m.parameters(recurse=False)
+        }
+        self._flags: list[tuple[str, dict[str, str], torch.Tensor]] = []  # (module, phase, bad)
+        self._norms: list[tuple[str, torch.Tensor]] = []  # (layer, squared grad norm)
+        self._forwards = 0  # training forwards in this step
+        self._explicit = False  # the user calls step()
+        self._losses: deque[float] = deque(maxlen=50)
+        self._last_loss: float | None = None
+        self._flow: dict[str, deque[tuple[float, float]]] = {}  # (layer norm, largest norm)
+        self._first_norm: dict[str, tuple[int, float]] = {}
+        self._memory: deque[tuple[int, float]] = deque(maxlen=_SAMPLES + 1)
+        self._reported: set[tuple[str, str]] = set()
+
+    # attaching --------------------------------------------------------------------------------
+
+    def attach(self) -> Watch:
+        if self._handles:
+            return self
+        self._handles.append(self.model.register_forward_pre_hook(self._root_pre))
+        for module in self.model.modules():
+            if not any(True for _ in module.children()) or module is self.model:
+                self._handles.append(module.register_forward_hook(self._forward))
+        for p in self.model.parameters():
+            if p.requires_grad:
+                self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)])))
+        return self
+
+    def detach(self) -> None:
+        self._end_step()
+        for h in self._handles:
+            h.remove()
+        self._handles.clear()
+
+    def __enter__(self) -> Watch:
+        return self.attach()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.detach()
+
+    # hooks ------------------------------------------------------------------------------------
+
+    def _root_pre(self, module: nn.Module, args: tuple[Any, ...]) -> None:
+        if not (module.training and torch.is_grad_enabled()):
+            return
+        if not self._explicit and self._forwards:
+            self._end_step()
+        self._forwards += 1
+        for t in _floats(args):
+            self._flags.append(("input", _FORWARD, ~torch.isfinite(t).all()))
+
+    def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
+        name = self._names.get(id(module), type(module).__name__)
+        for t in _floats(output):
+            self._flags.append((name, _FORWARD, ~torch.isfinite(t).all()))
+        if torch.is_grad_enabled():
+            # The gradient of a module's input is what its backward produced: a NaN there is
+            # this module's (its parameters' gradients are checked by _param_hook).
+            for t in _floats(args):
+                if t.requires_grad:
+                    t.register_hook(self._input_grad_hook(name))
+
+    def _input_grad_hook(self, name: str) -> Any:
+        def hook(grad: torch.Tensor) -> None:
+            self._flags.append((name, _BACKWARD, ~torch.isfinite(grad).all()))
+
+        return hook
+
+    def _param_hook(self, layer: str) -> Any:
+        def hook(grad: torch.Tensor) -> None:
+            square = grad.detach().float().pow(2).sum()
+            self._norms.append((layer, square))
+            self._flags.append((layer, _BACKWARD, ~torch.isfinite(square)))
+
+        return hook
+
+    # steps ------------------------------------------------------------------------------------
+
+    def step(self, loss: Any = None) -> None:
+        """Mark the end of a training step; give the loss to follow its spikes."""
+        self._explicit = True
+        if loss is not None:
+            self._last_loss = (
+                float(loss.detach()) if isinstance(loss, torch.Tensor) else float(loss)
+            )
+        self._end_step()
+
+    def _end_step(self) -> None:
+        if not (self._flags or self._norms or self._last_loss is not None or self._forwards):
+            return
+        step = self.step_count
+        self._check_nonfinite(step)
+        layer_norms = self._layer_norms()
+        loss = self._last_loss
+        self._last_loss = None
+        if loss is not None:
+            self._check_loss(step, loss)
+        if step % self.every == 0:
+            self._check_flow(step, layer_norms)
+            self._check_memory(step)
+        if self.log_every and step % self.log_every == 0:
+            self._log(step, loss, layer_norms)
+        self._forwards = 0
+        self.step_count += 1
+
+    def _layer_norms(self) -> dict[str, float]:
+        if not self._norms:
+            return {}
+        values = torch.stack([n.to(self._norms[0][1].device) for _, n in self._norms]).tolist()
+        squares: dict[str, float] = {}
+        for (layer, _), v in zip(self._norms, values, strict=True):
+            squares[layer] = squares.get(layer, 0.0) + v
+        self._norms.clear()
+        return {layer: math.sqrt(v) if v >= 0 else math.nan for layer, v in squares.items()}
+
+    def _once(self, check: str, key: str, finding: Finding) -> None:
+        if (check, key) not in self._reported:
+            self._reported.add((check, key))
+            self.findings.append(finding)
+
+    def _check_nonfinite(self, step: int) -> None:
+        if not self._flags:
+            return
+        flags = self._flags
+        self._flags = []
+        if ("watch.nonfinite", "") in self._reported:
+            return
+        device = flags[0][2].device
+        bad = torch.stack([f.to(device) for _, _, f in flags]).tolist()
+        first = next((i for i, b in enumerate(bad) if b), None)
+        if first is not None:
+            module, phase, _ = flags[first]
+            values = {"step": step, "phase": phase, "module": module}
+            self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location=module))
+
+    def _check_loss(self, step: int, loss: float) -> None:
+        if not math.isfinite(loss):
+            values = {"step": step, "phase": _FORWARD, "module": "loss"}
+            self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location="loss"))
+            return
+        if len(self._losses) >= 10:
+            median = statistics.median(self._losses)
+            if median > 0 and loss > self.spike_factor * median:
+                values = {
+                    "step": step,
+                    "loss": f"{loss:.4g}",
+                    "median": f"{median:.4g}",
+                    "ratio": f"{loss / median:.1f}",
+                }
+                self._once("watch.loss-spike", "", Finding("watch.loss-spike", values))
+        self._losses.append(loss)
+
+    def _check_flow(self, step: int, norms: dict[str, float]) -> None:
+        finite = {k: v for k, v in norms.items() if math.isfinite(v)}
+        if not finite:
+            return
+        top_layer = max(finite, key=finite.__getitem__)
+        top = finite[top_layer]
+        for layer, norm in finite.items():
+            first_step, first = self._first_norm.setdefault(layer, (step, norm))
+            if norm >= _EXPLODE and norm >= 100 * max(first, 1e-12):
+                values = {
+                    "layer": layer,
+                    "norm": f"{norm:.3g}",
+                    "step": step,
+                    "first": f"{first:.3g}",
+                    "first_step": first_step,
+                }
+                self._once("watch.grad-exploding", layer, Finding("watch.grad-exploding", values))
+            history = self._flow.setdefault(layer, deque(maxlen=_SAMPLES))
+            history.append((norm, top))
+        full = {k: h for k, h in self._flow.items() if len(h) == _SAMPLES}
+        dead = [k for k, h in full.items() if all(n == 0 for n, _ in h)]
+        if dead:
+            values = {"layer": ", ".join(dead), "count": _SAMPLES}
+            self._once("watch.grad-dead", "", Finding("watch.grad-dead", values, location=dead[0]))
+        faint = [k for k, h in full.items() if all(0 < n < _VANISH_RATIO * t for n, t in h)]
+        if faint:
+            worst = min(faint, key=finite.__getitem__)
+            values = {
+                "layer": worst,
+                "count": len(faint),
+                "top": top_layer,
+                "norm": f"{finite[worst]:.2g}",
+                "top_norm": f"{top:.2g}",
+                "ratio": f"{1 / _VANISH_RATIO:,.0f}",
+                "samples": _SAMPLES,
+            }
+            finding = Finding("watch.grad-vanishing", values, location=worst)
+            self._once("watch.grad-vanishing", "", finding)
+
+    def _check_memory(self, step: int) -> None:
+        mb = _memory_mb(self.model)
+        if mb is None:
+            return
+        self._memory.append((step, mb))
+        samples = list(self._memory)
+        if len(samples) <= _SAMPLES:
+            return
+        rising = all(b[1] > a[1] for a, b in itertools.pairwise(samples))
+        if rising and samples[-1][1] - samples[0][1] >= self.leak_min_mb:
+            cuda = next(self.model.parameters()).is_cuda
+            what = (
+                {"en": "GPU memory allocated", "zh": "已分配的显存"}
+                if cuda
+                else {"en": "the process's memory (RSS)", "zh": "进程内存（RSS）"}
+            )
+            values = {
+                "what": what,
+                "count": len(samples),
+                "first": f"{samples[0][1]:.0f}",
+                "first_step": samples[0][0],
+                "last": f"{samples[-1][1]:.0f}",
+                "last_step": samples[-1][0],
+            }
+            self._once("watch.memory-growth", "", Finding("watch.memory-growth", values))
+
+    def _log(self, step: int, loss: float | None, norms: dict[str, float]) -> None:
+        """One line that `diagnoser train.log` reads (training_log.py: `key value` segments)."""
+        parts = [f"step {step}"]
+        if loss is not None:
+            parts.append(f"loss {loss:.6g}")
+        if norms:
+            parts.append(f"grad_norm {math.sqrt(sum(v * v for v in norms.values())):.6g}")
+        mb = _memory_mb(self.model)
+        if mb is not None:
+            parts.append(f"memory {mb:.1f} MB")
+        print("[diagnoser] " + " | ".join(parts), file=self.log_file or sys.stderr, flush=True)
+
+
+def _label(name: str, module: nn.Module) -> str:
+    """`encoder.0 (Linear)`: the name to find it by and the kind of layer it is."""
+    kind = type(module).__name__
+    return f"{name} ({kind})" if name else kind
+
+
+def _floats(value: Any) -> list[torch.Tensor]:
+    if isinstance(value, torch.Tensor):
+        return [value] if value.is_floating_point() or value.is_complex() else []
+    if isinstance(value, (tuple, list)):
+        return [t for v in value for t in _floats(v)]
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _floats(v)]
+    return []
+
+
+def _memory_mb(model: nn.Module) -> float | None:
+    """Allocated CUDA memory for a model on a GPU, else the process's resident set size."""
+    param = next(model.parameters(), None)
+    if param is not None and param.is_cuda:
+        return torch.cuda.memory_allocated(param.device) / 2**20
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None  # no /proc (macOS, Windows): leaks on CPU are not followed there
+    import resource
+
+    return pages * resource.getpagesize() / 2**20
+
+
+def watch(model: nn.Module, **options: Any) -> Watch:
+    """Monitor a model during training: `with diagnoser.watch(model) as w: ...; w.step(loss)`.
+
+    Options: every (sample gradient flow and memory every N steps, default 10), log_every (print
+    a line `diagnoser train.log` reads every N steps), log_file (default stderr), spike_factor,
+    leak_min_mb. After the run, `w.findings` holds what it saw."""
+    return Watch(model, **options)

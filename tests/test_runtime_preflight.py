@@ -1,0 +1,411 @@
+"""preflight: each check catches a deliberately broken set-up (tiny models, real torch) and stays
+silent on a healthy one; nothing it does is left behind in the model, optimizer or RNG."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+from torch.utils.data import DataLoader, Dataset, TensorDataset  # noqa: E402
+
+from diagnoser import preflight  # noqa: E402
+from diagnoser.index import load_index  # noqa: E402
+from diagnoser.runtime.catalog import BY_ID, CHECKS  # noqa: E402
+
+
+def _data(n: int = 32, features: int = 10, classes: int = 4, seed: int = 0) -> DataLoader:
+    g = torch.Generator().manual_seed(seed)
+    x = torch.randn(n, features, generator=g)
+    y = torch.arange(n) % classes  # every class present
+    return DataLoader(TensorDataset(x, y), batch_size=16, shuffle=True)
+
+
+def _mlp(features: int = 10, classes: int = 4) -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(features, 16), nn.ReLU(), nn.Linear(16, classes))
+
+
+def _checks(report: object) -> set[str]:
+    return {f.check for f in report.findings}  # type: ignore[attr-defined]
+
+
+def test_healthy_setup_is_silent_on_every_check() -> None:
+    model = _mlp()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), opt, overfit_steps=20, timing=True)
+    assert report.findings == [], report.to_text("en")
+    assert report.ok
+    expected = {
+        "data.nonfinite",
+        "data.scale",
+        "data.target-range",
+        "data.one-class",
+        "model.forward",
+        "model.output-nonfinite",
+        "model.probabilities",
+        "loss.compute",
+        "loss.nonfinite",
+        "loss.negative",
+        "loss.initial",
+        "grad.backward",
+        "grad.none",
+        "grad.nonfinite",
+        "grad.zero",
+        "grad.large",
+        "optim.missing",
+        "optim.lr",
+        "optim.step",
+        "overfit",
+        "timing",
+    }
+    assert expected <= set(report.ran)
+    text = report.to_text("en")
+    assert text.startswith("Preflight: passed")
+    assert "✓ class targets fit the model's outputs" in text
+    assert report.to_text("zh").startswith("训练前检查：通过")
+
+
+def test_regression_and_binary_setups_are_silent() -> None:
+    torch.manual_seed(0)
+    x = torch.randn(32, 5)
+    reg = nn.Sequential(nn.Linear(5, 1))
+    y = torch.randn(32, 1)
+    report = preflight(reg, (x, y), nn.MSELoss(), torch.optim.SGD(reg.parameters(), lr=0.01))
+    assert report.findings == [] and "data.target-shape" in report.ran
+    binary = nn.Linear(5, 1)
+    yb = (torch.arange(32) % 2).float().unsqueeze(1)
+    opt = torch.optim.SGD(binary.parameters(), lr=0.1)
+    report = preflight(binary, (x, yb), nn.BCEWithLogitsLoss(), opt)
+    assert report.findings == [] and "model.probabilities" in report.ran
+
+
+# data --------------------------------------------------------------------------------------
+
+
+def test_nan_in_inputs() -> None:
+    x = torch.randn(16, 10)
+    x[3, 2] = float("nan")
+    report = preflight(_mlp(), (x, torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "data.nonfinite"]
+    assert finding.entry == "nan-loss" and finding.values["count"] == 1
+    assert "1 NaN/inf values out of 160" in finding.message("en")
+    assert not report.ok
+
+
+def test_unnormalised_pixels() -> None:
+    x = torch.randint(0, 256, (16, 10)).float()  # raw 0-255 pixel values
+    report = preflight(_mlp(), (x, torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "data.scale"]
+    assert finding.values["min"] == "0" or float(finding.values["min"]) >= 0
+    assert float(finding.values["max"]) > 200
+
+
+def test_target_out_of_bounds_is_caught_before_the_loss_runs() -> None:
+    y = torch.arange(16) % 5  # five classes, the model has four outputs
+    report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "data.target-range"]
+    assert finding.entry == "target-out-of-bounds"
+    assert finding.values == {"min": 0, "max": 4, "classes": 4, "last": 3}
+    assert "loss.compute" not in report.ran  # on CUDA it would be a device-side assert
+
+
+def test_target_range_respects_ignore_index() -> None:
+    y = torch.arange(16) % 4
+    y[:3] = -100  # padding, ignored by the loss
+    report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss())
+    assert "data.target-range" in report.ran and "data.target-range" not in _checks(report)
+
+
+def test_one_class_only() -> None:
+    report = preflight(
+        _mlp(), (torch.randn(16, 10), torch.zeros(16, dtype=torch.long)), nn.NLLLoss()
+    )
+    assert "data.one-class" in _checks(report)
+
+
+def test_mse_target_shape_broadcast() -> None:
+    torch.manual_seed(0)
+    model = nn.Linear(5, 1)
+    report = preflight(model, (torch.randn(8, 5), torch.randn(8)), nn.MSELoss())
+    [finding] = [f for f in report.findings if f.check == "data.target-shape"]
+    assert finding.values == {"output": "(8, 1)", "target": "(8,)", "broadcast": "(8, 8)"}
+    assert finding.entry == "bce-target-size"
+
+
+def test_target_dtype_is_explained_from_torchs_own_error() -> None:
+    y = (torch.arange(16) % 4).float()  # class indices as float: CrossEntropyLoss rejects them
+    report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "loss.compute"]
+    assert finding.entry == "ce-target-dtype", finding.values
+    assert finding.values["error"].startswith("RuntimeError: ")
+
+
+# model -------------------------------------------------------------------------------------
+
+
+def test_forward_failure_is_explained() -> None:
+    report = preflight(_mlp(features=10), (torch.randn(16, 12), torch.arange(16) % 4))
+    [finding] = report.findings
+    assert finding.check == "model.forward" and finding.entry == "shape-matmul"
+    assert "16x12" in finding.message("en")
+
+
+def test_output_nan() -> None:
+    model = _mlp()
+    with torch.no_grad():
+        model[2].bias[0] = float("inf")
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    assert {"model.output-nonfinite", "loss.nonfinite"} <= _checks(report)
+
+
+def test_softmax_before_cross_entropy() -> None:
+    model = nn.Sequential(_mlp(), nn.Softmax(dim=1))
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "model.probabilities"]
+    assert "softmax" in finding.message("en") and "CrossEntropyLoss" in finding.message("en")
+    assert "softmax" in finding.message("zh")
+
+
+def test_softmax_before_nll_gives_a_negative_loss() -> None:
+    model = nn.Sequential(_mlp(), nn.Softmax(dim=1))
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.NLLLoss())
+    found = {f.check: f for f in report.findings}
+    assert found["model.probabilities"].entry == "loss-negative"
+    assert found["loss.negative"].entry == "loss-negative"
+
+
+def test_sigmoid_before_bce_with_logits() -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(5, 1), nn.Sigmoid())
+    y = (torch.arange(16) % 2).float().unsqueeze(1)
+    report = preflight(model, (torch.randn(16, 5), y), nn.BCEWithLogitsLoss())
+    assert "model.probabilities" in _checks(report)
+
+
+def test_batchnorm_with_a_batch_of_one() -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 8), nn.BatchNorm1d(8), nn.Linear(8, 4))
+    report = preflight(model, (torch.randn(1, 10), torch.tensor([1])), nn.CrossEntropyLoss())
+    found = {f.check: f for f in report.findings}
+    assert found["model.batchnorm-batch1"].values["module"] == "1"
+    # the train-mode forward then fails with torch's own error, explained by the same entry
+    assert found["model.forward"].entry == "batchnorm-single-sample"
+
+
+def test_batchnorm_and_a_last_batch_of_one() -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 8), nn.BatchNorm1d(8), nn.Linear(8, 4))
+    loader = DataLoader(TensorDataset(torch.randn(33, 10), torch.arange(33) % 4), batch_size=16)
+    report = preflight(model, loader, nn.CrossEntropyLoss())
+    [finding] = report.findings
+    assert finding.check == "model.batchnorm-batch1" and "33 samples" in finding.message("en")
+    loader = DataLoader(loader.dataset, batch_size=16, drop_last=True)
+    assert preflight(model, loader, nn.CrossEntropyLoss()).findings == []
+
+
+# loss --------------------------------------------------------------------------------------
+
+
+def test_initial_loss_far_above_log_c() -> None:
+    model = _mlp()
+    with torch.no_grad():
+        model[2].weight.mul_(200)  # over-confident logits at init
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "loss.initial"]
+    assert finding.values["expected"] == "1.386" and finding.values["classes"] == 4
+
+
+def test_non_scalar_loss_fails_backward() -> None:
+    loss_fn = nn.CrossEntropyLoss(reduction="none")
+    report = preflight(_mlp(), (torch.randn(16, 10), torch.arange(16) % 4), loss_fn)
+    [finding] = report.findings
+    assert finding.check == "grad.backward" and finding.entry == "grad-non-scalar"
+
+
+# gradients ---------------------------------------------------------------------------------
+
+
+class _Unused(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.used = nn.Linear(10, 4)
+        self.unused = nn.Linear(10, 4)  # defined, never called
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.used(x)
+
+
+def test_parameter_without_gradient() -> None:
+    report = preflight(
+        _Unused(), (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss()
+    )
+    [finding] = [f for f in report.findings if f.check == "grad.none"]
+    assert finding.values["params"] == "unused.weight, unused.bias"
+
+
+def test_frozen_parameters_are_reported_as_information() -> None:
+    model = _mlp()
+    model[0].requires_grad_(False)
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = report.findings
+    assert finding.check == "grad.frozen" and finding.severity == "info" and report.ok
+
+
+def test_nan_and_zero_gradients() -> None:
+    class Sqrt(nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.where(x > 0, x.sqrt(), torch.zeros_like(x))  # nan * 0 in backward
+
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 8), Sqrt(), nn.Linear(8, 4))
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    assert "grad.nonfinite" in _checks(report)
+
+    dead = _mlp()
+    with torch.no_grad():
+        dead[0].bias.fill_(-100.0)  # every ReLU is dead
+    report = preflight(dead, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "grad.zero"]
+    assert finding.values["params"] == "0.weight, 0.bias, 2.weight"
+
+
+def test_large_gradient() -> None:
+    x = torch.randn(16, 10) * 1e4
+    report = preflight(_mlp(), (x, torch.arange(16) % 4), nn.CrossEntropyLoss())
+    assert "grad.large" in _checks(report)
+
+
+# optimizer ---------------------------------------------------------------------------------
+
+
+def test_parameters_missing_from_the_optimizer() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model[0].parameters(), lr=0.1)  # the head is never trained
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), opt)
+    [finding] = [f for f in report.findings if f.check == "optim.missing"]
+    assert finding.values["params"] == "2.weight, 2.bias"
+
+
+@pytest.mark.parametrize(
+    ("make", "how", "entry"),
+    [
+        (lambda p: torch.optim.Adam(p, lr=0.5), "too high", "nan-loss"),
+        (lambda p: torch.optim.SGD(p, lr=1e-8), "too low", "loss-not-decreasing"),
+    ],
+)
+def test_learning_rate_for_its_optimizer(make: object, how: str, entry: str) -> None:
+    model = _mlp()
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), make(model.parameters()))  # type: ignore[operator]
+    [finding] = [f for f in report.findings if f.check == "optim.lr"]
+    assert finding.values["how"]["en"] == how and finding.entry == entry
+
+
+def test_step_that_changes_nothing() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.0)
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), opt)
+    assert {"optim.step", "optim.lr"} <= _checks(report)
+
+
+# optional checks ---------------------------------------------------------------------------
+
+
+def test_cannot_overfit_one_batch() -> None:
+    model = _mlp()
+    # every single check passes, yet weight decay this strong pins the weights at zero
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, weight_decay=50.0)
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), opt, overfit_steps=15)
+    [finding] = report.findings
+    assert finding.check == "overfit" and finding.entry == "loss-not-decreasing"
+    first, last = report.stats["overfit_losses"]
+    assert last > 0.9 * first
+
+
+class _SlowDataset(Dataset):  # type: ignore[type-arg]
+    def __len__(self) -> int:
+        return 64
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, int]:
+        time.sleep(0.01)  # decoding an image from disk
+        return torch.randn(10), i % 4
+
+
+def test_data_loading_slower_than_compute() -> None:
+    loader = DataLoader(_SlowDataset(), batch_size=8)
+    report = preflight(_mlp(), loader, nn.CrossEntropyLoss(), timing=True)
+    [finding] = report.findings
+    assert finding.check == "timing" and finding.entry == "slow-training-dataloader"
+    assert "num_workers=" in finding.message("en")
+    assert report.stats["data_seconds"] > report.stats["compute_seconds"]
+
+
+# state, output, input ----------------------------------------------------------------------
+
+
+def test_nothing_is_left_changed() -> None:
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 16), nn.BatchNorm1d(16), nn.Dropout(0.5), nn.Linear(16, 4))
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    nn.functional.cross_entropy(model(torch.randn(8, 10)), torch.arange(8) % 4).backward()
+    opt.step()  # the optimizer has state, the parameters have gradients
+    model.eval()
+    model[2].train()  # a mixed state, to see each module's own flag restored
+    numpy = pytest.importorskip("numpy")
+    before = {
+        "params": {k: v.clone() for k, v in model.state_dict().items()},
+        "grads": {n: p.grad.clone() for n, p in model.named_parameters()},
+        "modes": [m.training for m in model.modules()],
+        "opt": json.dumps(opt.state_dict()["param_groups"]),
+        "exp_avg": [opt.state[p]["exp_avg"].clone() for p in model.parameters()],
+        "torch": torch.get_rng_state(),
+        "python": random.getstate(),
+        "numpy": numpy.random.get_state()[1].copy(),
+    }
+    preflight(model, _data(), nn.CrossEntropyLoss(), opt, overfit_steps=5, timing=True)
+    after = {k: v for k, v in model.state_dict().items()}
+    assert all(torch.equal(before["params"][k], after[k]) for k in after)
+    assert all(torch.equal(before["grads"][n], p.grad) for n, p in model.named_parameters())
+    assert [m.training for m in model.modules()] == before["modes"]
+    assert json.dumps(opt.state_dict()["param_groups"]) == before["opt"]
+    assert all(
+        torch.equal(a, opt.state[p]["exp_avg"])
+        for a, p in zip(before["exp_avg"], model.parameters(), strict=True)
+    )
+    assert torch.equal(torch.get_rng_state(), before["torch"])
+    assert random.getstate() == before["python"]
+    assert (numpy.random.get_state()[1] == before["numpy"]).all()
+
+
+def test_report_json_and_text_in_both_languages() -> None:
+    y = torch.arange(16) % 5
+    report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss())
+    data = json.loads(report.to_json())
+    assert data["ok"] is False
+    [finding] = data["findings"]
+    assert finding["check"] == "data.target-range" and finding["entry"] == "target-out-of-bounds"
+    assert "0 到 4" in finding["message"]["zh"]
+    assert "✗ data.target-range" in report.to_text("en")
+    assert report.to_text("zh").startswith("训练前检查：1 个问题")
+
+
+def test_bad_input_gets_a_clear_error() -> None:
+    with pytest.raises(TypeError, match=r"torch\.nn\.Module"):
+        preflight("model", [])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="no batch"):
+        preflight(_mlp(), DataLoader(TensorDataset(torch.randn(0, 10)), batch_size=4))
+    with pytest.raises(TypeError, match="a batch must be"):
+        preflight(_mlp(), [object()])
+
+
+def test_every_check_points_at_an_entry_that_exists() -> None:
+    ids = {e.id for e in load_index().entries}
+    assert all(c.entry is None or c.entry in ids for c in CHECKS)
+    assert len(BY_ID) == len(CHECKS)
+    for check in CHECKS:
+        for lang in ("en", "zh"):
+            assert check.title[lang] and check.message[lang]
