@@ -1,0 +1,128 @@
+"""set_seed, overfit_one_batch, lr_find and the Lightning callback, on tiny real models."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+from torch.utils.data import DataLoader, TensorDataset  # noqa: E402
+
+import diagnoser  # noqa: E402
+
+
+def _mlp() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 4))
+
+
+def _loader() -> DataLoader:
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(64, 10, generator=g)
+    return DataLoader(TensorDataset(x, (x[:, 0] > 0).long() + 2 * (x[:, 1] > 0).long()), 16)
+
+
+def test_import_diagnoser_does_not_import_torch() -> None:
+    code = "import sys, diagnoser; diagnoser.__version__; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_set_seed_repeats_python_numpy_and_torch() -> None:
+    numpy = pytest.importorskip("numpy")
+
+    def draw() -> tuple[float, float, float]:
+        return random.random(), float(numpy.random.rand()), float(torch.rand(()))
+
+    diagnoser.set_seed(123)
+    first = draw()
+    diagnoser.set_seed(123)
+    assert draw() == first
+    diagnoser.set_seed(124)
+    assert draw() != first
+
+
+def test_set_seed_deterministic_turns_on_deterministic_algorithms() -> None:
+    try:
+        diagnoser.set_seed(0, deterministic=True)
+        assert torch.are_deterministic_algorithms_enabled()
+        assert torch.backends.cudnn.deterministic and not torch.backends.cudnn.benchmark
+    finally:
+        torch.use_deterministic_algorithms(False)
+        torch.backends.cudnn.deterministic = False
+
+
+def test_overfit_one_batch_falls_and_restores() -> None:
+    model = _mlp()
+    opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    batch = next(iter(_loader()))
+    losses = diagnoser.overfit_one_batch(model, batch, nn.CrossEntropyLoss(), opt, steps=40)
+    assert len(losses) == 40 and losses[-1] < 0.2 * losses[0]
+    assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())
+    assert opt.state_dict()["state"] == {}
+    frozen = _mlp().requires_grad_(False)
+    frozen[2].requires_grad_(True)
+    opt = torch.optim.SGD(frozen[2].parameters(), lr=0.0)  # a rate of zero: nothing learns
+    losses = diagnoser.overfit_one_batch(frozen, batch, nn.CrossEntropyLoss(), opt, steps=5)
+    assert losses[-1] == pytest.approx(losses[0])
+
+
+def test_lr_find_suggests_a_rate_and_restores(capsys: pytest.CaptureFixture[str]) -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    before = {k: v.clone() for k, v in model.state_dict().items()}
+    result = diagnoser.lr_find(model, _loader(), nn.CrossEntropyLoss(), opt, steps=60)
+    assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())
+    assert opt.param_groups[0]["lr"] == 0.01
+    assert result.suggestion is not None and 1e-4 < result.suggestion < 10
+    # the loss at the suggested rate is lower than at the smallest rates
+    assert min(result.losses) < result.losses[0]
+    curve = result.curve()
+    assert "*" in curve and "suggested lr" in curve
+    with pytest.raises(ValueError, match="start_lr"):
+        diagnoser.lr_find(model, _loader(), nn.CrossEntropyLoss(), opt, start_lr=1.0, end_lr=0.1)
+
+
+def test_lightning_callback_runs_preflight_and_watch(capsys: pytest.CaptureFixture[str]) -> None:
+    lightning = pytest.importorskip("lightning")
+
+    class Module(lightning.LightningModule):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = _mlp()
+            self.head = nn.Linear(4, 4)  # defined and never called: it gets no gradient
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.net(x)
+
+        def training_step(self, batch: object, i: int) -> torch.Tensor:
+            x, y = batch  # type: ignore[misc]
+            loss = nn.functional.cross_entropy(self(x), y)
+            self.log("train_loss", loss)
+            return loss
+
+        def configure_optimizers(self) -> torch.optim.Optimizer:
+            return torch.optim.SGD(self.parameters(), lr=0.1)
+
+    callback = diagnoser.DiagnoserCallback(every=1)
+    trainer = lightning.Trainer(
+        max_epochs=1,
+        callbacks=[callback],
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        accelerator="cpu",
+    )
+    trainer.fit(Module(), _loader())
+    report = callback.report
+    assert report is not None and [f.check for f in report.findings] == ["grad.none"]
+    assert report.findings[0].values["params"] == "head.weight, head.bias"
+    assert callback.watch is not None and callback.watch.step_count == 4
+    assert callback.watch.findings == []
+    assert "! grad.none: 2 trainable parameters have no gradient" in capsys.readouterr().err

@@ -1,0 +1,188 @@
+"""watch: each monitor catches a deliberately broken training loop (tiny models, real torch) and
+stays silent on a healthy one; its log lines are read by `diagnoser train.log`."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+
+from diagnoser import watch  # noqa: E402
+
+
+def _train(
+    model: nn.Module,
+    steps: int,
+    loss_of: Callable[[torch.Tensor], torch.Tensor] | None = None,
+    lr: float = 0.05,
+    features: int = 8,
+    **options: object,
+) -> object:
+    torch.manual_seed(0)
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    with watch(model, **options) as w:
+        for _ in range(steps):
+            out = model(torch.randn(16, features))
+            loss = loss_of(out) if loss_of else out.pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    return w
+
+
+def _mlp() -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2))
+
+
+def test_healthy_training_is_silent() -> None:
+    w = _train(_mlp(), 30, every=2)
+    assert w.findings == []  # type: ignore[attr-defined]
+    assert w.step_count == 30  # type: ignore[attr-defined]
+
+
+class _Log(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.log(x)  # nan for every negative input
+
+
+def test_first_nan_in_forward_is_located() -> None:
+    model = nn.Sequential(nn.Linear(8, 8), nn.Sequential(nn.ReLU(), _Log()), nn.Linear(8, 2))
+    with torch.no_grad():
+        model[0].bias.fill_(-0.2)
+    w = _train(model, 3, loss_of=lambda out: out.mean() * 0 + out.clamp(0, 1).mean())
+    [finding] = w.findings  # type: ignore[attr-defined]
+    assert finding.check == "watch.nonfinite" and finding.entry == "nan-loss"
+    assert finding.values["module"] == "1.1 (_Log)" and finding.values["step"] == 0
+    assert finding.values["phase"]["en"] == "forward"
+    assert "1.1 (_Log)" in finding.message("zh") and "前向" in finding.message("zh")
+
+
+class _SafeSqrt(nn.Module):
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        # finite forward, nan gradient: where() sends 0 * inf back through the masked sqrt
+        return torch.where(x > 0, x.sqrt(), torch.zeros_like(x))
+
+
+def test_first_nan_in_backward_is_located() -> None:
+    model = nn.Sequential(nn.Linear(8, 8), _SafeSqrt(), nn.Linear(8, 2))
+    w = _train(model, 2)
+    [finding] = w.findings  # type: ignore[attr-defined]
+    assert finding.values["module"] == "1 (_SafeSqrt)"
+    assert finding.values["phase"]["en"] == "backward" and finding.values["step"] == 0
+
+
+def test_nan_starting_later_is_found_at_its_step() -> None:
+    model = _mlp()
+    w = _train(model, 12, lr=2.0, loss_of=lambda out: out.pow(4).sum() * 1e3)
+    [finding] = [f for f in w.findings if f.check == "watch.nonfinite"]  # type: ignore[attr-defined]
+    assert finding.values["step"] > 0
+
+
+def test_vanishing_gradients() -> None:
+    torch.manual_seed(0)
+    layers: list[nn.Module] = []
+    for _ in range(10):
+        layers += [nn.Linear(8, 8), nn.Sigmoid()]
+    w = _train(nn.Sequential(*layers, nn.Linear(8, 1)), 6, every=1)
+    [finding] = w.findings  # type: ignore[attr-defined]
+    assert finding.check == "watch.grad-vanishing"
+    assert finding.values["layer"] == "0 (Linear)"
+
+
+def test_dead_layer() -> None:
+    model = _mlp()
+    with torch.no_grad():
+        model[0].bias.fill_(-100.0)  # every ReLU outputs 0: no gradient reaches layer 0
+    w = _train(model, 6, every=1)
+    [finding] = w.findings  # type: ignore[attr-defined]
+    assert finding.check == "watch.grad-dead" and finding.values["layer"] == "0 (Linear)"
+
+
+def test_exploding_gradients_and_loss_spike() -> None:
+    model = _mlp()
+    calls = iter(range(100))
+
+    def loss_of(out: torch.Tensor) -> torch.Tensor:
+        scale = 1e5 if next(calls) >= 15 else 1.0  # a bad batch arrives at step 15
+        return out.pow(2).mean() * scale
+
+    w = _train(model, 17, loss_of=loss_of, lr=1e-9, every=1)
+    found = {f.check: f for f in w.findings}  # type: ignore[attr-defined]
+    assert found["watch.loss-spike"].values["step"] == 15
+    assert found["watch.grad-exploding"].values["step"] == 15
+
+
+def test_memory_growing_step_after_step() -> None:
+    model = nn.Sequential(nn.Linear(4, 4))
+    kept = []
+
+    def leaking(out: torch.Tensor) -> torch.Tensor:
+        loss = out.mean()
+        kept.append(out)  # the classic leak: a tensor with its graph kept across steps
+        return loss
+
+    torch.manual_seed(0)
+    w = watch(model, every=1, leak_min_mb=20)
+    with w:
+        for _ in range(8):
+            # 36 MB a step: above glibc's largest mmap threshold, so each one is fresh memory
+            # rather than a reuse of what earlier tests freed
+            loss = leaking(model(torch.randn(9 * 2**18, 4)))
+            loss.backward()
+            w.step(loss)
+    [finding] = w.findings
+    assert finding.check == "watch.memory-growth" and finding.entry == "gpu-memory-leak"
+    assert float(finding.values["last"]) - float(finding.values["first"]) >= 20
+
+
+def test_hooks_are_removed_and_steps_count_without_step_calls() -> None:
+    model = _mlp()
+    with watch(model) as w:
+        for _ in range(4):
+            model(torch.randn(4, 8)).sum().backward()
+    assert w.step_count == 4
+    assert not model._forward_hooks and not model[0]._forward_hooks
+    assert all(not p._backward_hooks for p in model.parameters())
+
+
+def test_bad_input_gets_a_clear_error() -> None:
+    with pytest.raises(TypeError, match="torch"):
+        watch("model")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="at least 1"):
+        watch(_mlp(), every=0)
+
+
+def _diagnose(log: str, tmp_path: Path) -> list[str]:
+    path = tmp_path / "train.log"
+    path.write_text(log)
+    out = subprocess.run(
+        [sys.executable, "-m", "diagnoser", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return [m["id"] for m in json.loads(out.stdout)["matches"]]
+
+
+def test_log_lines_are_read_by_the_cli(tmp_path: Path) -> None:
+    log = io.StringIO()
+    model = _mlp()
+    w = _train(
+        model, 12, lr=2.0, loss_of=lambda out: out.pow(4).sum() * 1e3, log_every=1, log_file=log
+    )
+    assert any(f.check == "watch.nonfinite" for f in w.findings)  # type: ignore[attr-defined]
+    lines = log.getvalue().splitlines()
+    assert lines[0].startswith("[diagnoser] step 0 | loss ")
+    assert any("loss nan" in line or "loss inf" in line for line in lines)
+    # the norm exploded before the loss went nan: the log's first diagnosis is the cause
+    assert _diagnose(log.getvalue(), tmp_path)[:2] == ["gradient-explosion", "nan-loss"]
