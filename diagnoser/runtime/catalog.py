@@ -52,7 +52,7 @@ CHECKS: tuple[Check, ...] = (
         ERROR,
         ("inputs hold no NaN or inf", "输入里没有 NaN 或 inf"),
         (
-            "{where} holds {count} NaN/inf values out of {total}: every loss computed from it "
+            "{where} hold {count} NaN/inf values out of {total}: every loss computed from it "
             "is nan",
             "{where} 里有 {count} 个 NaN/inf（共 {total} 个值），用它算出来的 loss 全是 nan",
         ),
@@ -64,9 +64,9 @@ CHECKS: tuple[Check, ...] = (
         WARNING,
         ("float inputs are normalised", "浮点输入已经归一化"),
         (
-            "{where} ranges from {min} to {max} (mean {mean}): it looks unnormalised "
+            "{where} range from {min} to {max} (mean {mean}): they look unnormalised "
             "(raw 0–255 pixels or raw features); divide by 255 or standardise it",
-            "{where} 的取值范围是 {min} 到 {max}（均值 {mean}），看起来没有归一化"
+            "{where} 取值范围是 {min} 到 {max}（均值 {mean}），看起来没有归一化"
             "（原始 0–255 像素或原始特征）；除以 255 或者做标准化",
         ),
     ),

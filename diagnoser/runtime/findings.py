@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import default_lang
-from .catalog import BY_ID, ERROR, INFO, WARNING, Check
+from .catalog import BY_ID, CHECKS, ERROR, INFO, WARNING, Check
 
 _DOCS_URL = "https://torch-diagnoser.github.io/torch-diagnoser/"  # render.DOCS_URL, kept light
 _MARK = {ERROR: "✗", WARNING: "!", INFO: "i"}
@@ -101,7 +101,7 @@ class Report:
                 counts.append(f"{n} {one if n == 1 else many}")
         out = [title + (comma.join(counts) or passed)]
         out += [f"  {k}: {v}" for k, v in self.context.items()]
-        for check in self.ran:
+        for check in (c.id for c in CHECKS if c.id in self.ran):  # data, model, loss, ...
             found = [f for f in self.findings if f.check == check]
             if not found:
                 out.append(f"  ✓ {BY_ID[check].title[lang]}")

@@ -207,7 +207,7 @@ class _Run:
         self.ran("data.nonfinite", "data.scale")
         for i, b in enumerate(self.batches):
             for name, t in tensors(b.inputs, "inputs"):
-                where = f"batch {i} {name}"
+                where = {"en": f"the {name} of batch {i}", "zh": f"第 {i} 个 batch 的 {name}"}
                 if not t.is_floating_point() or t.numel() == 0:
                     continue
                 bad = int((~torch.isfinite(t)).sum())

@@ -56,8 +56,9 @@ class Watch:
         self._owner = {
             id(p): self._names[id(m)] for m in model.modules() for p in m.parameters(recurse=False)
         }
-        self._flags: list[tuple[str, dict[str, str], torch.Tensor]] = []  # (module, phase, bad)
-        self._norms: list[tuple[str, torch.Tensor]] = []  # (layer, squared grad norm)
+        # (module, phase, a sum that is finite exactly when the tensor is)
+        self._flags: list[tuple[str, dict[str, str], torch.Tensor]] = []
+        self._norms: list[tuple[str, torch.Tensor]] = []  # (layer, a parameter's grad norm)
         self._forwards = 0  # training forwards in this step
         self._explicit = False  # the user calls step()
         self._losses: deque[float] = deque(maxlen=50)
@@ -107,12 +108,12 @@ class Watch:
             self._end_step()
         self._forwards += 1
         for t in _floats(args):
-            self._flags.append(("input", _FORWARD, ~torch.isfinite(t).all()))
+            self._flags.append(("input", _FORWARD, _total(t)))
 
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
         name = self._names.get(id(module), type(module).__name__)
         for t in _floats(output):
-            self._flags.append((name, _FORWARD, ~torch.isfinite(t).all()))
+            self._flags.append((name, _FORWARD, _total(t)))
         if torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
@@ -122,15 +123,15 @@ class Watch:
 
     def _input_grad_hook(self, name: str) -> Any:
         def hook(grad: torch.Tensor) -> None:
-            self._flags.append((name, _BACKWARD, ~torch.isfinite(grad).all()))
+            self._flags.append((name, _BACKWARD, _total(grad)))
 
         return hook
 
     def _param_hook(self, layer: str) -> Any:
         def hook(grad: torch.Tensor) -> None:
-            square = grad.detach().float().pow(2).sum()
-            self._norms.append((layer, square))
-            self._flags.append((layer, _BACKWARD, ~torch.isfinite(square)))
+            norm = torch.linalg.vector_norm(grad.detach(), dtype=torch.float32)
+            self._norms.append((layer, norm))
+            self._flags.append((layer, _BACKWARD, norm))
 
         return hook
 
@@ -169,9 +170,9 @@ class Watch:
         values = torch.stack([n.to(self._norms[0][1].device) for _, n in self._norms]).tolist()
         squares: dict[str, float] = {}
         for (layer, _), v in zip(self._norms, values, strict=True):
-            squares[layer] = squares.get(layer, 0.0) + v
+            squares[layer] = squares.get(layer, 0.0) + v * v
         self._norms.clear()
-        return {layer: math.sqrt(v) if v >= 0 else math.nan for layer, v in squares.items()}
+        return {layer: math.sqrt(v) for layer, v in squares.items()}
 
     def _once(self, check: str, key: str, finding: Finding) -> None:
         if (check, key) not in self._reported:
@@ -186,8 +187,8 @@ class Watch:
         if ("watch.nonfinite", "") in self._reported:
             return
         device = flags[0][2].device
-        bad = torch.stack([f.to(device) for _, _, f in flags]).tolist()
-        first = next((i for i, b in enumerate(bad) if b), None)
+        finite = torch.isfinite(torch.stack([f.to(device) for _, _, f in flags])).tolist()
+        first = next((i for i, ok in enumerate(finite) if not ok), None)
         if first is not None:
             module, phase, _ = flags[first]
             values = {"step": step, "phase": phase, "module": module}
@@ -288,6 +289,15 @@ class Watch:
         print("[diagnoser] " + " | ".join(parts), file=self.log_file or sys.stderr, flush=True)
 
 
+def _total(t: torch.Tensor) -> torch.Tensor:
+    """One read of the tensor, no sync: its sum is nan or inf exactly when an element is (a
+    finite float32 sum overflows only past 3e38; half precision is summed in float32)."""
+    return t.detach().sum(dtype=torch.float32 if t.dtype in _LOW else None)
+
+
+_LOW = (torch.float16, torch.bfloat16)
+
+
 def _label(name: str, module: nn.Module) -> str:
     """`encoder.0 (Linear)`: the name to find it by and the kind of layer it is."""
     kind = type(module).__name__
@@ -296,7 +306,7 @@ def _label(name: str, module: nn.Module) -> str:
 
 def _floats(value: Any) -> list[torch.Tensor]:
     if isinstance(value, torch.Tensor):
-        return [value] if value.is_floating_point() or value.is_complex() else []
+        return [value] if value.is_floating_point() else []
     if isinstance(value, (tuple, list)):
         return [t for v in value for t in _floats(v)]
     if isinstance(value, dict):
