@@ -344,6 +344,31 @@ def test_data_loading_slower_than_compute() -> None:
     assert report.stats["data_seconds"] > report.stats["compute_seconds"]
 
 
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="peak GPU memory needs a GPU")
+def test_peak_gpu_memory_of_one_step() -> None:
+    model = _mlp().cuda()
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), memory=True)
+    assert "memory" in report.ran and report.stats["peak_memory_mb"] > 0
+    assert report.findings == []  # a tiny model leaves the GPU almost empty
+
+
+def test_model_returning_a_tuple_gets_its_output_to_the_loss_as_returned() -> None:
+    class TwoHeads(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = _mlp()
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            out = self.net(x)
+            return out, out.detach()
+
+    def loss_fn(output: tuple[torch.Tensor, torch.Tensor], y: torch.Tensor) -> torch.Tensor:
+        return nn.functional.cross_entropy(output[0], y)
+
+    report = preflight(TwoHeads(), _data(), loss_fn)
+    assert report.findings == [] and "grad.none" in report.ran
+
+
 # state, output, input ----------------------------------------------------------------------
 
 

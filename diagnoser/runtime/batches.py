@@ -117,3 +117,12 @@ def describe(t: torch.Tensor) -> str:
 def model_device(model: torch.nn.Module) -> torch.device:
     first = next(itertools.chain(model.parameters(), model.buffers()), None)
     return first.device if first is not None else torch.device("cpu")
+
+
+def scalar_loss(value: Any) -> torch.Tensor:
+    """A Lightning training_step may return the loss or a dict holding it."""
+    if isinstance(value, dict):
+        value = value.get("loss")
+    if not isinstance(value, torch.Tensor):
+        raise TypeError(f"the loss must be a tensor, got {type(value).__name__}")
+    return value

@@ -12,7 +12,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from .batches import call, model_device, split, take, to_device
+from .batches import call, model_device, scalar_loss, split, take, to_device
 from .state import preserved
 
 
@@ -43,14 +43,12 @@ def _loss_of(
     loss_fn: Callable[..., Any] | None,
     compute_loss: Callable[[Any], Any] | None,
 ) -> torch.Tensor:
-    from .preflight import _logits, _scalar_loss
-
     if compute_loss is not None:
-        return _scalar_loss(compute_loss(raw))
+        return scalar_loss(compute_loss(raw))
     if loss_fn is None:
         raise TypeError("give loss_fn (or compute_loss)")
     batch = split(raw, 0.0)
-    return _scalar_loss(loss_fn(_logits(call(model, batch.inputs)), batch.target))
+    return scalar_loss(loss_fn(call(model, batch.inputs), batch.target))
 
 
 def overfit_one_batch(

@@ -19,7 +19,7 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
-from .batches import Batch, call, describe, model_device, take, tensors, to_device
+from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
 from .catalog import ERROR
 from .findings import Finding, Report
 from .state import preserved
@@ -62,6 +62,7 @@ def preflight(
 
     data: a DataLoader, an iterable of batches, or one batch. A batch is a tensor, an
     (inputs, target) pair, or a dict (the target under "labels"/"label"/"targets"/"target"/"y").
+    loss_fn(output, target) gets what the model returned, as in `loss_fn(model(x), y)`.
     compute_loss: for loops that compute the loss their own way (a Lightning training_step): it
     gets the batch as the loader yields it, on the model's device, and returns the loss.
     overfit_steps: train on one batch for that many steps; the loss must fall.
@@ -136,15 +137,6 @@ def _logits(output: Any) -> torch.Tensor | None:
     if isinstance(output, (tuple, list)) and output and isinstance(output[0], torch.Tensor):
         return output[0]
     return None
-
-
-def _scalar_loss(value: Any) -> torch.Tensor:
-    """A Lightning training_step may return the loss or a dict holding it."""
-    if isinstance(value, dict):
-        value = value.get("loss")
-    if not isinstance(value, torch.Tensor):
-        raise TypeError(f"the loss must be a tensor, got {type(value).__name__}")
-    return value
 
 
 def _explained(exc: BaseException) -> tuple[str | None, str]:
@@ -393,9 +385,9 @@ class _Run:
 
     def _loss(self, batch: Batch) -> torch.Tensor:
         if self.compute_loss is not None:
-            return _scalar_loss(self.compute_loss(batch.raw))
+            return scalar_loss(self.compute_loss(batch.raw))
         assert self.loss_fn is not None
-        return _scalar_loss(self.loss_fn(_logits(call(self.model, batch.inputs)), batch.target))
+        return scalar_loss(self.loss_fn(call(self.model, batch.inputs), batch.target))
 
     def train_step(self) -> bool:
         """Forward, loss and backward in train mode; True when gradients were computed."""
@@ -410,20 +402,20 @@ class _Run:
         if self.compute_loss is not None:
             self.ran("loss.compute")
             try:
-                loss = _scalar_loss(self.compute_loss(batch.raw))
+                loss = scalar_loss(self.compute_loss(batch.raw))
             except Exception as exc:
                 self.exception("loss.compute", exc)
                 return False
         else:
             try:  # train mode can fail where eval mode did not (BatchNorm on one sample)
-                output = _logits(call(self.model, batch.inputs))
+                output = call(self.model, batch.inputs)
             except Exception as exc:
                 self.exception("model.forward", exc)
                 return False
             self.ran("loss.compute")
             try:
                 assert self.loss_fn is not None
-                loss = _scalar_loss(self.loss_fn(output, batch.target))
+                loss = scalar_loss(self.loss_fn(output, batch.target))
             except Exception as exc:
                 self.exception("loss.compute", exc)
                 return False
