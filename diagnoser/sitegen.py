@@ -326,7 +326,7 @@ def runtime_page(template: str, lang: str) -> str:
     for c in CHECKS:
         entry = f"[{c.entry}](entries/{c.entry}.md)" if c.entry else _w("matched", lang)
         rows.append(f"| `{c.id}` | `{c.tool}` | {c.title[lang]} | {entry} |")
-    return template.replace("{{checks}}", "\n".join(rows))
+    return _prose(template, lang).replace("{{checks}}", "\n".join(rows)) + "\n"
 
 
 def _write(path: Path, text: str) -> None:

@@ -256,6 +256,14 @@ def test_frozen_parameters_are_reported_as_information() -> None:
     assert finding.check == "grad.frozen" and finding.severity == "info" and report.ok
 
 
+def test_everything_frozen_fails_backward_with_its_entry() -> None:
+    model = _mlp().requires_grad_(False)
+    report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
+    [finding] = report.findings
+    assert finding.check == "grad.backward" and finding.entry == "no-grad-fn"
+    assert "does not require grad" in finding.message("zh")
+
+
 def test_nan_and_zero_gradients() -> None:
     class Sqrt(nn.Module):
         def forward(self, x: torch.Tensor) -> torch.Tensor:

@@ -144,11 +144,14 @@ def _explained(exc: BaseException) -> tuple[str | None, str]:
     from ..index import load_index
     from ..match import diagnose
 
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    best = diagnose(text, load_index()).best
     first = (str(exc).strip().split("\n") or [""])[0]
-    summary = f"{type(exc).__name__}: {first}"
-    return (best.entry.id if best else None), summary[:300]
+    summary = f"{type(exc).__name__}: {first}"[:300]
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    try:
+        best = diagnose(text, load_index()).best
+    except Exception:  # a broken knowledge base must not hide the user's own error
+        return None, summary
+    return (best.entry.id if best else None), summary
 
 
 class _Run:

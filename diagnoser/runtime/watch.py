@@ -28,6 +28,7 @@ _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
 _EXPLODE = 1e3
 _VANISH_RATIO = 1e-4
+_MAX_PENDING = 100_000
 _SAMPLES = 5  # consecutive samples a gradient-flow or memory pattern must hold for
 
 
@@ -114,6 +115,8 @@ class Watch:
         name = self._names.get(id(module), type(module).__name__)
         for t in _floats(output):
             self._flags.append((name, _FORWARD, _total(t)))
+        if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
+            self._check_nonfinite(self.step_count)
         if torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
