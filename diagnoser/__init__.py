@@ -2,28 +2,39 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 __version__ = "0.1.0"
 
-# Public names, imported on first use: `import diagnoser` must not import torch.
-_LAZY = {
-    "preflight": "diagnoser.runtime.preflight",
-    "watch": "diagnoser.runtime.watch",
-    "set_seed": "diagnoser.runtime.helpers",
-    "lr_find": "diagnoser.runtime.helpers",
-    "overfit_one_batch": "diagnoser.runtime.helpers",
-    "DiagnoserCallback": "diagnoser.runtime.lightning_callback",
+# Public name -> the submodule that defines it, imported on first use: `import diagnoser` must
+# not import torch, which these need.
+_EXPORTS = {
+    "preflight": "runtime.preflight",
+    "watch": "runtime.watch",
+    "set_seed": "runtime.helpers",
+    "lr_find": "runtime.helpers",
+    "overfit_one_batch": "runtime.helpers",
+    "DiagnoserCallback": "runtime.lightning_callback",
 }
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .runtime.helpers import lr_find as lr_find
+    from .runtime.helpers import overfit_one_batch as overfit_one_batch
+    from .runtime.helpers import set_seed as set_seed
+    from .runtime.lightning_callback import DiagnoserCallback as DiagnoserCallback
+    from .runtime.preflight import preflight as preflight
+    from .runtime.watch import watch as watch
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
 
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'diagnoser' has no attribute {name!r}")
+def __getattr__(name: str) -> object:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+    return sorted({*globals(), *_EXPORTS})

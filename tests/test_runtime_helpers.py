@@ -84,6 +84,13 @@ def test_lr_find_suggests_a_rate_and_restores(capsys: pytest.CaptureFixture[str]
     assert min(result.losses) < result.losses[0]
     curve = result.curve()
     assert "*" in curve and "suggested lr" in curve
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:  # without matplotlib, plot() prints the text curve
+        assert result.plot() is None
+        assert capsys.readouterr().out.strip() == curve.strip()
+    else:
+        assert result.plot() is not None
     with pytest.raises(ValueError, match="start_lr"):
         diagnoser.lr_find(model, _loader(), nn.CrossEntropyLoss(), opt, start_lr=1.0, end_lr=0.1)
 
