@@ -20,13 +20,13 @@ import torch
 
 @contextmanager
 def preserved(model: torch.nn.Module, optimizer: torch.optim.Optimizer | None) -> Iterator[None]:
-    tensors = {k: v.detach().clone() for k, v in model.state_dict(keep_vars=True).items()}
+    # Copies go to host memory: a model that fills its GPU has no room for a second copy there.
+    tensors = {k: _saved(v) for k, v in model.state_dict(keep_vars=True).items()}
     grads = {
-        name: (None if p.grad is None else p.grad.detach().clone())
-        for name, p in model.named_parameters()
+        name: (None if p.grad is None else _saved(p.grad)) for name, p in model.named_parameters()
     }
     modes = {m: m.training for m in model.modules()}
-    opt_state = copy.deepcopy(optimizer.state_dict()) if optimizer is not None else None
+    opt_state = _host(optimizer.state_dict()) if optimizer is not None else None
     rng = _rng_state()
     try:
         yield
@@ -36,12 +36,29 @@ def preserved(model: torch.nn.Module, optimizer: torch.optim.Optimizer | None) -
             for key, saved in tensors.items():
                 current[key].copy_(saved)
         for name, p in model.named_parameters():
-            p.grad = grads.get(name)
+            saved_grad = grads.get(name)
+            p.grad = None if saved_grad is None else saved_grad.to(p.device)
         for module, training in modes.items():
             module.training = training
         if optimizer is not None and opt_state is not None:
             optimizer.load_state_dict(opt_state)
         _set_rng_state(rng)
+
+
+def _saved(t: torch.Tensor) -> torch.Tensor:
+    return t.detach().to("cpu", copy=True)
+
+
+def _host(value: Any) -> Any:
+    """A deep copy of an optimizer's state dict with its tensors in host memory
+    (load_state_dict moves them back to each parameter's device)."""
+    if isinstance(value, torch.Tensor):
+        return _saved(value)
+    if isinstance(value, dict):
+        return {k: _host(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_host(v) for v in value]
+    return copy.deepcopy(value)
 
 
 def _rng_state() -> dict[str, Any]:
