@@ -49,7 +49,9 @@ def test_docs_show_the_real_output(
 ) -> None:
     text = (ROOT / doc).read_text(encoding="utf-8")
     for lang in langs:
+        # the findings and the checklist; the measured numbers below them vary with torch
         lines = [line for line in outputs[lang].splitlines() if line.strip()]
+        lines = [line for line in lines if not line.startswith("  ") or line[2] in "✓!✗i"]
         assert any(line.lstrip().startswith("✗ watch.nonfinite") for line in lines)
         assert sum(line.startswith("  ✓ ") for line in lines) > 10
         missing = [line for line in lines if line not in text]

@@ -72,6 +72,13 @@ _COUNT = {
 }
 
 
+_STATS = {
+    "norms": {"en": "largest gradient norms", "zh": "梯度范数最大的参数"},
+    "times": {"en": "loading / computing a batch", "zh": "每个 batch 的加载 / 计算耗时"},
+    "memory": {"en": "peak GPU memory of one step", "zh": "一个 step 的显存峰值"},
+}
+
+
 @dataclass
 class Report:
     """preflight's result: `.ok` is False when any finding is an error."""
@@ -107,7 +114,20 @@ class Report:
                 out.append(f"  ✓ {BY_ID[check].title[lang]}")
             for f in found:
                 out.append("  " + f.line(lang))
+        out += self._stats_lines(lang)
         return "\n".join(out)
+
+    def _stats_lines(self, lang: str) -> list[str]:
+        s, out = self.stats, []
+        if s.get("largest_grad_norms"):
+            norms = ", ".join(f"{n} {v:.3g}" for n, v in s["largest_grad_norms"].items())
+            out.append(f"  {_STATS['norms'][lang]}: {norms}")
+        if "data_seconds" in s:
+            times = f"{s['data_seconds']:.3g} s / {s['compute_seconds']:.3g} s"
+            out.append(f"  {_STATS['times'][lang]}: {times}")
+        if "peak_memory_mb" in s:
+            out.append(f"  {_STATS['memory'][lang]}: {s['peak_memory_mb']:.0f} MB")
+        return out
 
     def __str__(self) -> str:
         return self.to_text()
