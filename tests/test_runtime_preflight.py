@@ -101,8 +101,12 @@ def test_unnormalised_pixels() -> None:
     x = torch.randint(0, 256, (16, 10)).float()  # raw 0-255 pixel values
     report = preflight(_mlp(), (x, torch.arange(16) % 4), nn.CrossEntropyLoss())
     [finding] = [f for f in report.findings if f.check == "data.scale"]
-    assert finding.values["min"] == "0" or float(finding.values["min"]) >= 0
+    assert float(finding.values["min"]) >= 0
     assert float(finding.values["max"]) > 200
+    standardised = torch.randn(16, 10)
+    standardised[0, 0] = 30.0  # one outlier in normalised data is not a scale problem
+    report = preflight(_mlp(), (standardised, torch.arange(16) % 4), nn.CrossEntropyLoss())
+    assert "data.scale" in report.ran and report.findings == []
 
 
 def test_target_out_of_bounds_is_caught_before_the_loss_runs() -> None:

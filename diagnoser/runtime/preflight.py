@@ -41,7 +41,10 @@ _LR_RANGE: dict[str, tuple[float, float]] = {
     "SGD": (1e-5, 1.0),
     **{name: (1e-6, 3e-2) for name in ("Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop")},
 }
-_SCALE_LIMIT = 20.0  # |x| above this in a float input: raw pixels or raw features
+# Normalised inputs have a mean and spread of order 1; a few outliers are allowed, a spread or
+# offset of tens (raw 0-255 pixels, ages, prices) is not.
+_SCALE_LIMIT = 20.0
+_SPREAD_LIMIT = 5.0
 _LARGE_GRAD = 1e3
 _SHOWN = 5
 
@@ -102,6 +105,13 @@ def preflight(
 
 def _name(fn: Any) -> str:
     return type(fn).__name__ if isinstance(fn, nn.Module) else getattr(fn, "__name__", repr(fn))
+
+
+def _unnormalised(t: torch.Tensor) -> bool:
+    x = t.detach().float()
+    if float(x.abs().max()) <= _SCALE_LIMIT or x.numel() < 2:
+        return False
+    return float(x.std()) > _SPREAD_LIMIT or abs(float(x.mean())) > _SPREAD_LIMIT
 
 
 def _batchnorms(model: nn.Module) -> list[str]:
@@ -213,7 +223,7 @@ class _Run:
                         location=name,
                     )
                     continue
-                if i == 0 and float(t.abs().max()) > _SCALE_LIMIT:
+                if i == 0 and _unnormalised(t):
                     values = {
                         "where": where,
                         "min": _fmt(float(t.min())),
