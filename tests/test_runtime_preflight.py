@@ -426,6 +426,7 @@ def test_report_json_and_text_in_both_languages() -> None:
     [finding] = data["findings"]
     assert finding["check"] == "data.target-range" and finding["entry"] == "target-out-of-bounds"
     assert "0 到 4" in finding["message"]["zh"]
+    assert finding["url"].endswith("/entries/target-out-of-bounds/")
     assert "✗ data.target-range" in report.to_text("en")
     assert report.to_text("zh").startswith("训练前检查：1 个问题")
 

@@ -13,7 +13,6 @@ from typing import Any
 from ..i18n import default_lang
 from .catalog import BY_ID, CHECKS, ERROR, INFO, WARNING, Check
 
-_DOCS_URL = "https://torch-diagnoser.github.io/torch-diagnoser/"  # render.DOCS_URL, kept light
 _MARK = {ERROR: "✗", WARNING: "!", INFO: "i"}
 
 
@@ -45,7 +44,9 @@ class Finding:
     def url(self, lang: str = "en") -> str | None:
         if self.entry is None:
             return None
-        return f"{_DOCS_URL}{'zh/' if lang == 'zh' else ''}entries/{self.entry}/"
+        from ..render import page_url
+
+        return page_url(self.entry, lang)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +54,7 @@ class Finding:
             "severity": self.severity,
             "entry": self.entry,
             "message": {lang: self.message(lang) for lang in ("en", "zh")},
+            "url": self.url(),
             "location": self.location,
             "values": self.values,
         }
