@@ -143,7 +143,7 @@ def test_mse_target_shape_broadcast() -> None:
 
 def test_target_dtype_is_explained_from_torchs_own_error() -> None:
     y = (torch.arange(16) % 4).float()  # class indices as float: CrossEntropyLoss rejects them
-    report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss())
+    report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss(), timing=True)
     [finding] = [f for f in report.findings if f.check == "loss.compute"]
     assert finding.entry == "ce-target-dtype", finding.values
     assert finding.values["error"].startswith("RuntimeError: ")

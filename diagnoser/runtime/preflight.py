@@ -86,18 +86,20 @@ def preflight(
             b.raw = to_device(b.raw, run.device)
         run.describe()
         run.check_data()
+        trained = False  # forward, loss and backward ran: the optional checks can repeat them
         if run.check_model():
             run.check_targets(data)
-            if run.train_step():
+            trained = run.train_step()
+            if trained:
                 run.check_optimizer_step()
         run.check_lr()
     if overfit_steps > 0 and optimizer is not None and run.report.ok:
         with preserved(model, optimizer):
             run.overfit(overfit_steps)
-    if timing:
+    if timing and trained:
         with preserved(model, optimizer):
             run.timing(data)
-    if memory and run.device.type == "cuda":
+    if memory and trained and run.device.type == "cuda":
         with preserved(model, optimizer):
             run.memory()
     return run.report
@@ -557,8 +559,6 @@ class _Run:
         self.report.stats["overfit_losses"] = [losses[0], losses[-1]]
 
     def timing(self, data: Any) -> None:
-        if self.loss_fn is None and self.compute_loss is None:
-            return
         # The first batch pays for starting the workers; later ones show the steady rate.
         waits = [b.load_seconds for b in self.batches[1:]] or [self.batches[0].load_seconds]
         data_s = sorted(waits)[len(waits) // 2]
@@ -595,8 +595,6 @@ class _Run:
         self.add("timing", values=values)
 
     def memory(self) -> None:
-        if self.loss_fn is None and self.compute_loss is None:
-            return
         self.ran("memory")
         torch.cuda.reset_peak_memory_stats(self.device)
         self.model.train()
