@@ -418,6 +418,33 @@ def test_nothing_is_left_changed() -> None:
     assert (numpy.random.get_state()[1] == before["numpy"]).all()
 
 
+def test_dict_batches_go_to_the_model_as_keywords() -> None:
+    class Classifier(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Embedding(50, 8)
+            self.out = nn.Linear(8, 3)
+
+        def forward(self, input_ids: torch.Tensor, mask: torch.Tensor) -> dict[str, torch.Tensor]:
+            pooled = (self.embed(input_ids) * mask.unsqueeze(-1)).mean(1)
+            return {"logits": self.out(pooled)}
+
+    torch.manual_seed(0)
+    batch = {
+        "input_ids": torch.randint(0, 50, (12, 7)),
+        "mask": torch.ones(12, 7),
+        "labels": torch.arange(12) % 4,  # a fourth class the head does not have
+    }
+
+    def loss_fn(output: dict[str, torch.Tensor], labels: torch.Tensor) -> torch.Tensor:
+        return nn.functional.cross_entropy(output["logits"], labels)
+
+    report = preflight(Classifier(), batch, loss_fn)
+    assert report.context["inputs['input_ids']"] == "tensor<(12, 7), int64, cpu>"
+    assert report.findings and report.findings[0].check == "loss.compute"
+    assert report.findings[0].entry == "target-out-of-bounds"
+
+
 def test_report_json_and_text_in_both_languages() -> None:
     y = torch.arange(16) % 5
     report = preflight(_mlp(), (torch.randn(16, 10), y), nn.CrossEntropyLoss())
