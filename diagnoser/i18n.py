@@ -70,20 +70,6 @@ UI: dict[str, dict[str, str]] = {
         "zh": "诊断不对，或者遇到了没收录的报错写法？[告诉我们]({url})。",
     },
     "site_cli": {"en": "Command-line reference", "zh": "命令行参考"},
-    "site_caught": {"en": "Caught at run time", "zh": "运行时检查"},
-    "site_caught_intro": {
-        "en": "These checks of [preflight and watch](../runtime.md) report it on your own model "
-        "and data:",
-        "zh": "[preflight 和 watch](../runtime.md) 的这些检查会在你自己的模型和数据上发现它：",
-    },
-    "site_check": {"en": "Check", "zh": "检查"},
-    "site_tool": {"en": "Run by", "zh": "所属"},
-    "site_checks": {"en": "What it checks", "zh": "检查什么"},
-    "site_entry": {"en": "Entry", "zh": "条目"},
-    "site_matched": {
-        "en": "the entry that torch's own error matches",
-        "zh": "torch 报错本身匹配到的条目",
-    },
     "site_cli_intro": {
         "en": "Generated from the argument parser of the installed `diagnoser`.",
         "zh": "以下内容由 `diagnoser` 的参数解析器自动生成：用法、参数和默认值与安装的版本一致。",

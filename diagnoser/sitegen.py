@@ -20,7 +20,8 @@ from .i18n import t
 from .index import kb_dir
 from .lint.docs import entry_section as rule_links
 from .lint.docs import write_rule_pages
-from .runtime.catalog import CHECKS, checks_for
+from .runtime.docs import entry_section as check_links
+from .runtime.docs import write_runtime_pages
 from .schema import Entry, load_kb
 
 # The repository behind the published site (repo_url in mkdocs.yml; a test keeps them equal).
@@ -211,11 +212,7 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
     if needs:
         out += [f"{_w('needs', lang)}: {', '.join(needs)}", ""]
     out += rule_links(entry.id, lang)
-    checks = checks_for(entry.id)
-    if checks:
-        out += [f"## {_w('caught', lang)}", "", _w("caught_intro", lang), ""]
-        out += [f"- `{c.id}` (`diagnoser.{c.tool}`): {c.title[lang]}" for c in checks]
-        out.append("")
+    out += check_links(entry.id, lang)
     if entry.see_also:
         out += [f"## {_w('related', lang)}", ""]
         for ref in entry.see_also:
@@ -316,19 +313,6 @@ def home_page(entries: list[Entry], template: str, lang: str) -> str:
     return template.replace("{{top_errors}}", table).replace("{{count}}", str(len(entries)))
 
 
-def runtime_page(template: str, lang: str) -> str:
-    """The runtime checks page: its prose from the template, the table of checks from the
-    catalogue (diagnoser/runtime/catalog.py), each linked to the entry it points at."""
-    rows = [
-        "| " + " | ".join(_w(k, lang) for k in ("check", "tool", "checks", "entry")) + " |",
-        "| --- | --- | --- | --- |",
-    ]
-    for c in CHECKS:
-        entry = f"[{c.entry}](entries/{c.entry}.md)" if c.entry else _w("matched", lang)
-        rows.append(f"| `{c.id}` | `{c.tool}` | {c.title[lang]} | {entry} |")
-    return _prose(template, lang).replace("{{checks}}", "\n".join(rows)) + "\n"
-
-
 def _write(path: Path, text: str) -> None:
     """Only when the text changed: mkdocs serve rebuilds on every write."""
     if not path.exists() or path.read_text(encoding="utf-8") != text:
@@ -352,8 +336,6 @@ def write_pages(docs_dir: Path, kb: Path | None = None) -> list[Path]:
         template = (docs_dir / "_templates" / f"home.{lang}.md").read_text(encoding="utf-8")
         _write(docs_dir / f"index.{lang}.md", home_page(entries, template, lang))
         _write(docs_dir / f"cli.{lang}.md", cli_page(lang))
-        runtime = (docs_dir / "_templates" / f"runtime.{lang}.md").read_text(encoding="utf-8")
-        _write(docs_dir / f"runtime.{lang}.md", runtime_page(runtime, lang))
         written += [
             pages_dir / f"index.{lang}.md",
             docs_dir / f"index.{lang}.md",
@@ -365,4 +347,5 @@ def write_pages(docs_dir: Path, kb: Path | None = None) -> list[Path]:
     written += write_rule_pages(
         docs_dir, {e.id: {"en": e.title.en, "zh": e.title.zh} for e in entries}
     )
+    written += write_runtime_pages(docs_dir, set(titles))
     return written

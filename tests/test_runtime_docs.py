@@ -12,8 +12,9 @@ from io import StringIO
 import pytest
 
 from diagnoser.runtime.catalog import CHECKS, checks_for
+from diagnoser.runtime.docs import runtime_page
 from diagnoser.schema import load_kb
-from diagnoser.sitegen import entry_page, runtime_page
+from diagnoser.sitegen import entry_page
 
 from .conftest import ROOT
 
