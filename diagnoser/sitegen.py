@@ -279,8 +279,15 @@ def search_words(entries: list[Entry]) -> set[str]:
 
 def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
     """The navigation: home, the quick reference, one section per group with its entries (most
-    frequent first), the CLI. Titles are English; the second value translates them for zh."""
-    zh = {"Home": "首页", "Quick reference": "速查表", "Lint rules": "Lint 规则", "CLI": "命令行"}
+    frequent first), the lint rules, the runtime checks, the CLI. Titles are English; the second
+    value translates them for zh."""
+    zh = {
+        "Home": "首页",
+        "Quick reference": "速查表",
+        "Lint rules": "Lint 规则",
+        "Runtime checks": "运行时检查",
+        "CLI": "命令行",
+    }
     sections: list[object] = []
     for group, names in GROUPS.items():
         members = by_frequency([e for e in entries if e.group == group])
@@ -293,7 +300,8 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
                 pages.append({title: f"entries/{e.id}.md"})
             sections.append({names["en"]: pages})
     items: list[object] = [{"Home": "index.md"}, {"Quick reference": "entries/index.md"}]
-    return [*items, *sections, {"Lint rules": "rules/index.md"}, {"CLI": "cli.md"}], zh
+    tools = [{"Lint rules": "rules/index.md"}, {"Runtime checks": "runtime.md"}, {"CLI": "cli.md"}]
+    return [*items, *sections, *tools], zh
 
 
 def cli_page(lang: str) -> str:
