@@ -465,6 +465,8 @@ def test_bad_input_gets_a_clear_error() -> None:
         preflight(_mlp(), DataLoader(TensorDataset(torch.randn(0, 10)), batch_size=4))
     with pytest.raises(TypeError, match="a batch must be"):
         preflight(_mlp(), [object()])
+    with pytest.raises(ValueError, match="batches >= 1"):
+        preflight(_mlp(), _data(), batches=0)
 
 
 def test_every_check_points_at_an_entry_that_exists() -> None:

@@ -65,6 +65,7 @@ def preflight(
 
     data: a DataLoader, an iterable of batches, or one batch. A batch is a tensor, an
     (inputs, target) pair, or a dict (the target under "labels"/"label"/"targets"/"target"/"y").
+    A DataLoader or a list is read afresh; a one-shot iterator loses the batches read here.
     loss_fn(output, target) gets what the model returned, as in `loss_fn(model(x), y)`.
     compute_loss: for loops that compute the loss their own way (a Lightning training_step): it
     gets the batch as the loader yields it, on the model's device, and returns the loss.
@@ -76,6 +77,10 @@ def preflight(
     if optimizer is not None and not isinstance(optimizer, torch.optim.Optimizer):
         raise TypeError(
             f"optimizer must be a torch.optim.Optimizer, not {type(optimizer).__name__}"
+        )
+    if batches < 1 or overfit_steps < 0:
+        raise ValueError(
+            f"need batches >= 1 and overfit_steps >= 0, got {batches}, {overfit_steps}"
         )
     run = _Run(model, loss_fn, optimizer, compute_loss)
     with preserved(model, optimizer):
