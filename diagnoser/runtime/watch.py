@@ -263,7 +263,8 @@ class Watch:
             return
         rising = all(b[1] > a[1] for a, b in itertools.pairwise(samples))
         if rising and samples[-1][1] - samples[0][1] >= self.leak_min_mb:
-            cuda = next(self.model.parameters()).is_cuda
+            param = next(self.model.parameters(), None)
+            cuda = param is not None and param.is_cuda
             what = (
                 {"en": "GPU memory allocated", "zh": "已分配的显存"}
                 if cuda
