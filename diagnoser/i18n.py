@@ -22,7 +22,7 @@ UI: dict[str, dict[str, str]] = {
     "no_match_hint": {
         "en": "Paste the whole traceback (from 'Traceback (most recent call last):' to the last "
         "line), or run `diagnoser list` to browse.",
-        "zh": "请贴上完整的 traceback（从 “Traceback (most recent call last):” 到最后一行），"
+        "zh": '请贴上完整的 traceback（从 "Traceback (most recent call last):" 到最后一行），'
         "或者运行 `diagnoser list` 浏览全部条目。",
     },
     "fuzzy": {
