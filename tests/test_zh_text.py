@@ -1,4 +1,4 @@
-"""The knowledge base's Chinese prose: one quotation convention, one name per concept in an entry."""
+"""The Chinese prose of kb/: one quotation convention, one name per concept in an entry."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ KB_FILES = sorted(kb_dir().glob("*.yaml"))
 
 _CJK = "\u4e00-\u9fff"
 _FENCE = re.compile(r"```.*?```", re.S)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_INLINE_CODE = re.compile(r"`[^`]*`")  # inline code may wrap a line
 _ASCII_QUOTED = re.compile(r'"([^"]*)"')
 _SINGLE_QUOTED_CHINESE = re.compile(f"'[{_CJK}][^'\\n]*'")
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}")
@@ -50,6 +50,13 @@ def _prose(text: str) -> str:
     return _INLINE_CODE.sub(" ", _FENCE.sub(" ", text))
 
 
+def _own_words(field: str, text: str) -> str:
+    """A title opens with the English message ("shape '[...]' is invalid…：中文"): not our words."""
+    if field == ".title.zh" and "：" in text:
+        text = text.split("：", 1)[1]
+    return _prose(text)
+
+
 def _load(path: Path) -> list[tuple[str, str]]:
     return list(_zh_texts(yaml.safe_load(path.read_text(encoding="utf-8"))))
 
@@ -69,7 +76,7 @@ def quotation_problems(texts: list[tuple[str, str]]) -> list[str]:
 
 
 def _variant_pattern(variant: str) -> re.Pattern[str]:
-    if variant.isascii():  # a word of prose, not an attribute (x.shape), a name (batch_size) or call
+    if variant.isascii():  # a word of prose, not x.shape, batch_size or a call
         return re.compile(f"(?<![\\w.]){re.escape(variant)}s?(?![\\w.(=])", re.I)
     return re.compile(re.escape(variant))
 
@@ -82,7 +89,8 @@ _VARIANTS = {
 def term_problems(texts: list[tuple[str, str]]) -> list[str]:
     # English messages quoted in the prose and the {placeholders} are not the entry's own words.
     prose = "\n".join(
-        _PLACEHOLDER.sub(" ", _ASCII_QUOTED.sub(" ", _prose(text))) for _, text in texts
+        _PLACEHOLDER.sub(" ", _ASCII_QUOTED.sub(" ", _own_words(field, text)))
+        for field, text in texts
     )
     problems = []
     for concept, variants in _VARIANTS.items():
@@ -113,7 +121,7 @@ def test_the_checks_catch_what_they_are_for() -> None:
     assert term_problems(texts) == ["shape is named several ways (shape ×1, 形状 ×1); pick one"]
     clean = [
         ("fix.zh", '打印 `x.shape` 和 x.shape，“上一步的输出”；报错是 "shape is invalid"。'),
-        ("cause.zh", "```python\nprint(\"形状\", optimizer.step(), batch_size)\n```\n形状不对。"),
+        ("cause.zh", '```python\nprint("形状", optimizer.step(), batch_size)\n```\n形状不对。'),
     ]
     assert quotation_problems(clean) == []
     assert term_problems(clean) == []
