@@ -12,7 +12,7 @@ from typing import BinaryIO
 
 from . import __version__
 from .groups import GROUPS
-from .i18n import LANGS, default_lang
+from .i18n import LANGS, default_lang, pad
 from .index import Index, load_index
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
@@ -192,7 +192,9 @@ def _command(command: str, args: argparse.Namespace) -> int:
             if args.group and group != args.group:
                 continue
             for e in (e for e in index.entries if e.group == group):
-                print(f"{e.id:32} {group:24} {e.title[lang]}")
+                # English shows the id --group takes; Chinese, the section's Chinese name.
+                label = group if lang == "en" else GROUPS[group][lang]
+                print(f"{e.id:32} {pad(label, 24)} {e.title[lang]}")
         return EXIT_MATCH
     if command == "run":
         return _run_script(args, index, lang)

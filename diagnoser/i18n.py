@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Mapping
 
 LANGS = ("en", "zh")
@@ -79,6 +80,22 @@ UI: dict[str, dict[str, str]] = {
 
 def t(key: str, lang: str) -> str:
     return UI[key][lang]
+
+
+def colon(lang: str) -> str:
+    """What follows a label: ": " in English, the full-width "：" in Chinese."""
+    return t("site_colon", lang)
+
+
+def parens(text: str, lang: str) -> str:
+    """An aside after a word: " (…)" in English, "（…）" in Chinese (its brackets bring a space)."""
+    return f"（{text}）" if lang == "zh" else f" ({text})"
+
+
+def pad(text: str, width: int) -> str:
+    """Left-justify by what a terminal shows: a Chinese character takes two columns."""
+    shown = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    return text + " " * max(width - shown, 0)
 
 
 def default_lang(environ: Mapping[str, str] = os.environ) -> str:

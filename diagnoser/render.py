@@ -7,7 +7,7 @@ import textwrap
 from typing import Any
 
 from .explain import explanation
-from .i18n import t
+from .i18n import colon, parens, t
 from .match import Diagnosis, Match
 from .parse import Frame
 
@@ -103,21 +103,22 @@ def to_text(
     if said:
         out.append(textwrap.indent(said, "  → ", lambda _: True))
     if best.error and best.error.where:
-        out.append(f"  {t('where', lang)}: {_where_text(best.error.where)}")
+        out.append(f"  {t('where', lang)}{colon(lang)}{_where_text(best.error.where)}")
     out += ["", s.heading(t("why", lang)), textwrap.indent(entry.cause[lang].strip(), "  ")]
     out += ["", s.heading(t("fix", lang)), _indent_markdown(entry.fix[lang], s)]
-    out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best))]
+    out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best, lang))]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += ["", s.heading(t("others", lang))]
         out += [f"  - {m.entry.title[lang]}  {s.dim(f'[{m.entry.id}, {m.score}]')}" for m in others]
-    out += ["", f"{t('more', lang)}: {page_url(entry.id, lang, docs_url)}"]
+    out += ["", f"{t('more', lang)}{colon(lang)}{page_url(entry.id, lang, docs_url)}"]
     return "\n".join(out) + "\n"
 
 
-def _repro_command(m: Match) -> str:
+def _repro_command(m: Match, lang: str) -> str:
     needs = [n for n in m.entry.reproduction["needs"] if n != "cpu"]
-    return f"diagnoser repro {m.entry.id}" + (f"   ({', '.join(needs)})" if needs else "")
+    aside = "  " + parens(", ".join(needs), lang) if needs else ""
+    return f"diagnoser repro {m.entry.id}{aside}"
 
 
 def _indent_markdown(md: str, s: _Style) -> str:
@@ -150,12 +151,14 @@ def to_markdown(diagnosis: Diagnosis, lang: str) -> str:
     if said:
         out += [said, ""]
     if best.error and best.error.where:
-        out += [f"{t('where', lang)}: `{_where_text(best.error.where)}`", ""]
+        out += [f"{t('where', lang)}{colon(lang)}`{_where_text(best.error.where)}`", ""]
     out += [f"### {t('why', lang)}", "", entry.cause[lang].strip(), ""]
     out += [f"### {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
-    out += [f"### {t('reproduce', lang)}", "", f"`{_repro_command(best)}`", ""]
+    out += [f"### {t('reproduce', lang)}", "", f"`{_repro_command(best, lang)}`", ""]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += [f"### {t('others', lang)}", ""]
-        out += [f"- {m.entry.title[lang]} (`{m.entry.id}`, {m.score})" for m in others]
+        out += [
+            f"- {m.entry.title[lang]}{parens(f'`{m.entry.id}`, {m.score}', lang)}" for m in others
+        ]
     return "\n".join(out).rstrip() + "\n"

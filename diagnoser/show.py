@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .groups import GROUPS
-from .i18n import t
+from .i18n import colon, parens, t
 from .index import Entry
 
 
@@ -24,7 +24,7 @@ def show(entry: Entry, lang: str) -> str:
     out += [
         f"## {t('reproduce', lang)}",
         "",
-        f"    diagnoser repro {entry.id}    ({t('needs', lang)}: {needs})",
+        f"    diagnoser repro {entry.id}   {parens(t('needs', lang) + colon(lang) + needs, lang)}",
         "",
     ]
     if entry.see_also:

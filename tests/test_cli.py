@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser.cli import MAX_INPUT, build_parser, read_input
+from diagnoser.groups import GROUPS
 from diagnoser.index import kb_dir
 
 from .conftest import ENTRIES, cli, run_reproduction
@@ -221,6 +222,24 @@ def test_list_shows_every_entry_in_both_languages() -> None:
     for entry in ENTRIES:
         assert re.search(rf"^{re.escape(entry.id)} +\S+ +{re.escape(entry.title.en)}$", en, re.M)
         assert entry.title.zh in zh
+
+
+def test_list_in_chinese_names_the_groups_in_chinese() -> None:
+    zh = cli("list", "--lang", "zh").stdout.splitlines()
+    for entry in ENTRIES:
+        line = next(line for line in zh if line.startswith(f"{entry.id} "))
+        assert line[33:].startswith(GROUPS[entry.group]["zh"] + " "), line
+
+
+def test_chinese_labels_use_full_width_punctuation(matmul_output: str) -> None:
+    out = cli("--lang", "zh", "--no-color", stdin=matmul_output).stdout
+    assert re.search(r"^  位置：\S+\.py:\d+", out, re.M)
+    assert re.search(r"^详情：https://\S+/zh/entries/shape-matmul/$", out, re.M)
+    assert "位置:" not in out and "详情:" not in out
+    entry = next(e for e in ENTRIES if e.id == "cuda-oom")
+    needs = ", ".join(entry.reproduction.needs)
+    assert f"（需要：{needs}）" in cli("show", entry.id, "--lang", "zh").stdout
+    assert f"(needs: {needs})" in cli("show", entry.id, "--lang", "en").stdout
 
 
 def test_show_prints_the_whole_entry() -> None:
