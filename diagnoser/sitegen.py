@@ -210,7 +210,7 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
     ]
     needs = [n for n in entry.reproduction.needs if n != "cpu"]
     if needs:
-        out += [f"{_w('needs', lang)}: {', '.join(needs)}", ""]
+        out += [f"{_w('needs', lang)}{_w('colon', lang)}{', '.join(needs)}", ""]
     out += rule_links(entry.id, lang)
     out += check_links(entry.id, lang)
     if entry.see_also:

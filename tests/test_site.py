@@ -17,10 +17,10 @@ import yaml
 from diagnoser.cli import COMMANDS, build_command_parser, build_parser
 from diagnoser.cli_zh import untranslated
 from diagnoser.groups import GROUPS
-from diagnoser.index import kb_dir
+from diagnoser.index import kb_dir, reproductions_dir
 from diagnoser.render import DOCS_URL
 from diagnoser.schema import KBError, load_kb
-from diagnoser.sitegen import REPO_URL, write_pages
+from diagnoser.sitegen import REPO_URL, entry_page, write_pages
 
 from .conftest import ENTRIES, ROOT
 
@@ -255,3 +255,11 @@ def test_the_chinese_cli_page_is_in_chinese(built_site: Path) -> None:
     assert "show this help message" not in zh and "显示帮助并退出" in zh
     for command in COMMANDS:
         assert f"diagnoser {command}" in zh
+
+
+def test_a_chinese_entry_page_labels_with_a_full_width_colon() -> None:
+    entry = next(e for e in ENTRIES if "cuda" in e.reproduction.needs)
+    titles = {e.id: e for e in ENTRIES}
+    needs = ", ".join(n for n in entry.reproduction.needs if n != "cpu")
+    assert f"需要：{needs}" in entry_page(entry, titles, reproductions_dir(), "zh")
+    assert f"Needs: {needs}" in entry_page(entry, titles, reproductions_dir(), "en")
