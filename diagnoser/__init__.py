@@ -13,10 +13,16 @@ _EXPORTS = {
     "lr_find": "runtime.helpers",
     "overfit_one_batch": "runtime.helpers",
     "DiagnoserCallback": "runtime.lightning_callback",
+    "install": "live.hook",
+    "load_ipython_extension": "live.ipython",  # `%load_ext diagnoser`
+    "unload_ipython_extension": "live.ipython",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from .live.hook import install as install
+    from .live.ipython import load_ipython_extension as load_ipython_extension
+    from .live.ipython import unload_ipython_extension as unload_ipython_extension
     from .runtime.helpers import lr_find as lr_find
     from .runtime.helpers import overfit_one_batch as overfit_one_batch
     from .runtime.helpers import set_seed as set_seed

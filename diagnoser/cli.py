@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
-from collections import deque
 from pathlib import Path
 from typing import BinaryIO
 
@@ -16,14 +14,17 @@ from .i18n import LANGS, default_lang, pad
 from .index import Index, load_index
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
-COMMANDS = ("list", "show", "repro", "run", "lint")
+COMMANDS = ("list", "show", "repro", "run", "lint", "env")
+FORMATS = ("text", "json", "markdown", "prompt")
 # Only the end of a huge log is kept: the error that stopped the run is printed last.
 MAX_INPUT = 4 * 1024 * 1024
 
 EPILOG = """\
 commands:
   diagnoser [FILE]            diagnose a traceback or log (stdin when FILE is absent or -)
-  diagnoser run SCRIPT [ARGS] run a Python script; if it fails, diagnose its error
+  diagnoser run SCRIPT [ARGS] run a Python script in this process; if it fails, explain the
+                              error with its live tensors (also: import diagnoser.auto)
+  diagnoser env               the environment (python, torch, CUDA, GPU, driver) and its checks
   diagnoser list              every entry: id, group, title
   diagnoser show ID           one entry in full
   diagnoser repro ID [--fixed] run the entry's reproduction (needs torch)
@@ -63,7 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument(
         "--json", dest="format", action="store_const", const="json", help="JSON for tools"
     )
-    fmt.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    fmt.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="prompt: a request for help to paste into a chat or an issue",
+    )
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
     parser.add_argument(
         "--docs-url",
@@ -88,13 +94,17 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
     elif command == "run":
         parser.add_argument("script")
         parser.add_argument("args", nargs=argparse.REMAINDER)
-        parser.add_argument(
+        fmt = parser.add_mutually_exclusive_group()
+        fmt.add_argument(
             "--json", dest="format", action="store_const", const="json", default="text"
         )
+        fmt.add_argument("--format", choices=FORMATS, default="text")
     elif command == "lint":
         from .lint.cli import add_arguments
 
         add_arguments(parser)
+    elif command == "env":
+        parser.add_argument("--json", action="store_true", help="JSON for tools")
     return parser
 
 
@@ -157,6 +167,22 @@ def _diagnose(args: argparse.Namespace) -> int:
     return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
 
 
+def _prompt_context(diagnosis: object, lang: str) -> object:
+    """For a prompt from pasted text: this machine's environment (no torch import) and the code
+    around the failing line when that file is here to read."""
+    from .facts import Context
+    from .live import env
+    from .live.code import read_snippet
+    from .match import Diagnosis
+
+    assert isinstance(diagnosis, Diagnosis)
+    best = diagnosis.best
+    err = best.error if best and best.error else diagnosis.trace.root
+    where = err.where if err else None
+    snippet = read_snippet(where.filename, where.lineno) if where else None
+    return Context(environment=tuple(env.rows(env.light(), lang)), snippet=snippet)
+
+
 def _report(
     text: str,
     index: Index,
@@ -171,8 +197,16 @@ def _report(
     diagnosis = diagnose(text, index)
     if fmt == "json":
         out = render.to_json(diagnosis, lang) + "\n"
-    elif fmt == "markdown":
-        out = render.to_markdown(diagnosis, lang)
+    elif fmt in ("markdown", "prompt"):
+        from .facts import Context
+        from .prompt import to_prompt
+
+        context = _prompt_context(diagnosis, lang)
+        assert isinstance(context, Context)
+        if fmt == "markdown":
+            out = render.to_markdown(diagnosis, lang, context)
+        else:
+            out = to_prompt(diagnosis, lang, context)
     else:
         out = render.to_text(
             diagnosis, lang, colour=_use_colour(no_color), docs_url=docs_url or render.DOCS_URL
@@ -183,6 +217,12 @@ def _report(
 
 
 def _command(command: str, args: argparse.Namespace) -> int:
+    if command == "run":  # the script's own errors come first; the index is loaded on failure
+        from .live.run import run
+
+        return run(args.script, args.args, lang=args.lang, fmt=args.format)
+    if command == "env":
+        return _env(args)
     index = _index(args)
     if isinstance(index, int):
         return index
@@ -196,8 +236,6 @@ def _command(command: str, args: argparse.Namespace) -> int:
                 label = group if lang == "en" else GROUPS[group][lang]
                 print(f"{e.id:32} {pad(label, 24)} {e.title[lang]}")
         return EXIT_MATCH
-    if command == "run":
-        return _run_script(args, index, lang)
     entry = index.by_id.get(args.id)
     if entry is None:
         print(
@@ -215,20 +253,25 @@ def _command(command: str, args: argparse.Namespace) -> int:
     return repro.run(entry, fixed=args.fixed)
 
 
-def _run_script(args: argparse.Namespace, index: Index, lang: str) -> int:
-    """Run a script with its output passing through untouched; diagnose its stderr if it fails."""
-    proc = subprocess.Popen([sys.executable, args.script, *args.args], stderr=subprocess.PIPE)
-    assert proc.stderr is not None
-    tail: deque[bytes] = deque(maxlen=4000)  # lines: a traceback is at the end
-    for line in proc.stderr:
-        sys.stderr.buffer.write(line)
-        sys.stderr.buffer.flush()
-        tail.append(line)
-    code = proc.wait()
-    if code != 0:
-        from .cleanup import decode
+def _env(args: argparse.Namespace) -> int:
+    import json
 
-        print(file=sys.stderr)
-        sys.stderr.flush()
-        _report(decode(b"".join(tail)), index, args.format, lang)
-    return code
+    from .live import env
+    from .render import DOCS_URL
+
+    lang = args.lang or default_lang()
+    found = env.collect()
+    findings = env.check(found)
+    if args.json:
+        out = {
+            "environment": dict(env.rows(found, lang)),
+            "findings": [
+                {"check": f.check, "entry": f.entry, "message": f.message[lang]} for f in findings
+            ],
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        sys.stdout.write(
+            env.report(found, findings, lang, os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL)
+        )
+    return EXIT_MATCH

@@ -16,6 +16,16 @@ UI: dict[str, dict[str, str]] = {
     "others": {"en": "Other candidates", "zh": "其他可能"},
     "where": {"en": "where", "zh": "位置"},
     "related": {"en": "Related", "zh": "相关条目"},
+    "tensors": {"en": "Your tensors and modules", "zh": "出错时的 tensor 和模块"},
+    "environment": {"en": "Environment", "zh": "运行环境"},
+    "env_missing": {"en": "not installed", "zh": "未安装"},
+    "env_no_gpu": {"en": "none found", "zh": "未检测到"},
+    "env_checks": {"en": "Checks", "zh": "检查结果"},
+    "env_ok": {"en": "ok: no problem found", "zh": "正常：没有发现问题"},
+    "hook_failed": {
+        "en": "diagnoser: could not explain this error",
+        "zh": "diagnoser：无法解释这个错误",
+    },
     "no_match": {
         "en": "No entry in the knowledge base explains this text.",
         "zh": "知识库里没有能解释这段文本的条目。",

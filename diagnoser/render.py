@@ -7,9 +7,11 @@ import textwrap
 from typing import Any
 
 from .explain import explanation
+from .facts import Context, Facts, ModuleFact, TensorFact
 from .i18n import colon, parens, t
 from .match import Diagnosis, Match
 from .parse import Frame
+from .tensor_notes import tensor_notes
 
 _MAX_OTHERS = 3
 # The published site (site_url in mkdocs.yml; a test keeps the two equal).
@@ -39,7 +41,39 @@ def _first_line(text: str) -> str:
     return text.split("\n", 1)[0]
 
 
-def to_json(diagnosis: Diagnosis, lang: str) -> str:
+def _tensor_json(f: TensorFact) -> dict[str, Any]:
+    return {
+        "name": f.name,
+        "shape": list(f.shape),
+        "dtype": f.dtype,
+        "device": f.device,
+        "requires_grad": f.requires_grad,
+        "grad_fn": f.grad_fn,
+        "kind": f.kind,
+        "frame": f.frame,
+    }
+
+
+def _module_json(f: ModuleFact) -> dict[str, Any]:
+    return {"name": f.name, "type": f.type, "summary": f.summary, "device": f.device}
+
+
+def facts_of(diagnosis: Diagnosis, match: Match, context: Context | None) -> Facts:
+    """The facts captured for the error this match explains (none on the text path)."""
+    if context is None or match.error is None:
+        return Facts()
+    for i, err in enumerate(diagnosis.trace.errors):
+        if err is match.error:
+            return context.facts_for(i)
+    return Facts()
+
+
+def notes(diagnosis: Diagnosis, match: Match, lang: str, context: Context | None) -> list[str]:
+    return tensor_notes(match, facts_of(diagnosis, match, context), lang)
+
+
+def to_json(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
+    context = context or Context()
     matches = [
         {
             "id": m.entry.id,
@@ -51,18 +85,27 @@ def to_json(diagnosis: Diagnosis, lang: str) -> str:
             "message": m.error.text if m.error else None,
             "values": m.values,
             "explanation": explanation(m, lang),
+            "notes": notes(diagnosis, m, lang, context),
             "where": _where(m.error.where) if m.error else None,
             "see_also": list(m.entry.see_also),
         }
         for m in diagnosis.matches
     ]
     errors = [
-        {"type": e.exc_type, "message": e.message, "relation": e.relation, "where": _where(e.where)}
-        for e in diagnosis.trace.errors
+        {
+            "type": e.exc_type,
+            "message": e.message,
+            "relation": e.relation,
+            "where": _where(e.where),
+            "tensors": [_tensor_json(f) for f in context.facts_for(i).tensors],
+            "modules": [_module_json(f) for f in context.facts_for(i).modules],
+        }
+        for i, e in enumerate(diagnosis.trace.errors)
     ]
-    return json.dumps(
-        {"matches": matches, "errors": errors, "lang": lang}, ensure_ascii=False, indent=2
-    )
+    out: dict[str, Any] = {"matches": matches, "errors": errors, "lang": lang}
+    if context.environment:
+        out["environment"] = dict(context.environment)
+    return json.dumps(out, ensure_ascii=False, indent=2)
 
 
 class _Style:
@@ -85,8 +128,25 @@ class _Style:
         return self._sgr("36", text)
 
 
+def facts_lines(facts: Facts) -> list[str]:
+    """`x  tensor<(32, 64), float32, cpu>` and `self.fc  Linear(in=128, out=10)`, one a line."""
+    lines = [
+        f"{f.name}  {f.short}" + (f"  grad_fn={f.grad_fn}" if f.grad_fn else "")
+        for f in facts.tensors
+    ]
+    for m in facts.modules:
+        where = f"  [{m.dtype}, {m.device}]" if m.device else ""
+        lines.append(f"{m.name}  {m.summary}{where}")
+    return lines
+
+
 def to_text(
-    diagnosis: Diagnosis, lang: str, *, colour: bool = False, docs_url: str = DOCS_URL
+    diagnosis: Diagnosis,
+    lang: str,
+    *,
+    colour: bool = False,
+    docs_url: str = DOCS_URL,
+    context: Context | None = None,
 ) -> str:
     s = _Style(colour)
     best = diagnosis.best
@@ -102,8 +162,14 @@ def to_text(
     said = explanation(best, lang) or (None if best.error else entry.title[lang])
     if said:
         out.append(textwrap.indent(said, "  → ", lambda _: True))
+    for note in notes(diagnosis, best, lang, context):
+        out.append(textwrap.indent(note, "  → ", lambda _: True))
     if best.error and best.error.where:
         out.append(f"  {t('where', lang)}{colon(lang)}{_where_text(best.error.where)}")
+    facts = facts_of(diagnosis, best, context)
+    if facts:
+        out += ["", s.heading(t("tensors", lang))]
+        out += ["  " + line for line in facts_lines(facts)]
     out += ["", s.heading(t("why", lang)), textwrap.indent(entry.cause[lang].strip(), "  ")]
     out += ["", s.heading(t("fix", lang)), _indent_markdown(entry.fix[lang], s)]
     out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best, lang))]
@@ -132,10 +198,21 @@ def _indent_markdown(md: str, s: _Style) -> str:
     return "\n".join(lines)
 
 
-def to_markdown(diagnosis: Diagnosis, lang: str) -> str:
+def _environment_markdown(context: Context | None, lang: str) -> list[str]:
+    if context is None or not context.environment:
+        return []
+    return (
+        [f"### {t('environment', lang)}", ""]
+        + [f"- {k}: {v}" for k, v in context.environment]
+        + [""]
+    )
+
+
+def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     best = diagnosis.best
     if best is None:
-        return f"**{t('no_match', lang)}**\n\n{t('no_match_hint', lang)}\n"
+        out = [f"**{t('no_match', lang)}**", "", t("no_match_hint", lang), ""]
+        return "\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n"
     entry = best.entry
     out = [
         f"## {entry.title[lang]}",
@@ -150,8 +227,14 @@ def to_markdown(diagnosis: Diagnosis, lang: str) -> str:
     said = explanation(best, lang)
     if said:
         out += [said, ""]
+    out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
     if best.error and best.error.where:
         out += [f"{t('where', lang)}{colon(lang)}`{_where_text(best.error.where)}`", ""]
+    facts = facts_of(diagnosis, best, context)
+    if facts:
+        out += [f"### {t('tensors', lang)}", ""]
+        out += [f"- `{line}`" for line in facts_lines(facts)] + [""]
+    out += _environment_markdown(context, lang)
     out += [f"### {t('why', lang)}", "", entry.cause[lang].strip(), ""]
     out += [f"### {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
     out += [f"### {t('reproduce', lang)}", "", f"`{_repro_command(best, lang)}`", ""]

@@ -1,0 +1,60 @@
+"""`diagnoser run script.py [args]`: the script runs in this process, as `python script.py` would
+run it, so that its failure can be explained with its live frames.
+
+As python does: sys.argv is [script, *args], the script's directory is sys.path[0], it runs as
+`__main__` (runpy swaps sys.modules["__main__"] for the run), stdout and stderr stay the
+terminal's, the exit status is the script's (SystemExit's code; 1 after an uncaught exception;
+130 after Ctrl-C), and the traceback starts at the script's own frame.
+"""
+
+from __future__ import annotations
+
+import os
+import runpy
+import sys
+from types import TracebackType
+
+from .hook import install
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def _from_script(tb: TracebackType | None, path: str) -> TracebackType | None:
+    """Drop the frames of diagnoser and runpy above the script's first frame."""
+    start = tb
+    while start is not None and os.path.abspath(start.tb_frame.f_code.co_filename) != path:
+        start = start.tb_next
+    return start or tb
+
+
+def _exit_code(e: SystemExit) -> int:
+    if e.code is None:
+        return 0
+    if isinstance(e.code, int):
+        return e.code
+    print(e.code, file=sys.stderr)  # as python prints sys.exit("message")
+    return 1
+
+
+def run(script: str, args: list[str], *, lang: str | None = None, fmt: str = "text") -> int:
+    path = os.path.abspath(script)
+    if not os.path.isfile(path):
+        print(f"diagnoser run: cannot open {script!r}: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    sys.argv = [script, *args]
+    sys.path.insert(0, os.path.dirname(path))
+    install(lang=lang, fmt=fmt)  # threads too; a no-op under DIAGNOSER_DISABLE
+    try:
+        runpy.run_path(path, run_name="__main__")
+    except SystemExit as e:
+        return _exit_code(e)
+    except BaseException as e:
+        tb = _from_script(e.__traceback__, path)
+        # The installed hook prints the traceback (and the hooks the script itself set), then
+        # explains; under DIAGNOSER_DISABLE it is Python's own.
+        sys.excepthook(type(e), e.with_traceback(tb), tb)
+        return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else 1
+    finally:
+        sys.stdout.flush()
+    return 0

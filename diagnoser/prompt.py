@@ -1,0 +1,123 @@
+"""`--format prompt`: a request for help to paste as is into a chat with an LLM or an issue.
+
+It follows the template of the founding guide 002 (error and traceback, the code, the environment,
+then three asks: which kind of problem, a runnable fix, why) and adds what the diagnoser knows:
+the tensors of the failing frames and the knowledge base's diagnosis, given as context.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .explain import explanation
+from .facts import Context
+from .match import Diagnosis
+from .parse import Error
+from .render import facts_lines, facts_of, notes
+
+_MAX_TRACEBACK_LINES = 120
+
+_WORDS = {
+    "en": {
+        "intro": "I get the following error when I run my PyTorch code. Please explain it and "
+        "help me fix it.",
+        "traceback": "Error and traceback",
+        "code": "My code ({file}, lines {first}–{last}; the error is raised at line {line})",
+        "no_code": "My code: (the file is not readable here; the failing line is in the traceback)",
+        "tensors": "Tensors and modules at the failing line (shape, dtype, device)",
+        "environment": "Environment",
+        "diagnosis": "What torch-diagnoser found (context; it may be wrong)",
+        "no_diagnosis": "torch-diagnoser found no entry in its knowledge base for this error.",
+        "fix": "Its suggested fix",
+        "asks": "Please:",
+        "ask1": "Tell me which kind of problem this is: wrong API usage, a data shape/dimension "
+        "problem, a gradient problem, or something else (say what).",
+        "ask2": "Give me a corrected version of my code that runs.",
+        "ask3": "Explain why the error happens, so that I understand the principle behind it.",
+        "role": "You are a debugging expert who knows PyTorch's internals well; be specific and "
+        "go step by step.",
+    },
+    "zh": {
+        "intro": "我在运行下面的 PyTorch 代码时遇到了报错，请帮我解释这个错误并给出修复建议。",
+        "traceback": "错误堆栈信息",
+        "code": "问题代码（{file}，第 {first}–{last} 行；报错在第 {line} 行）",
+        "no_code": "问题代码：（这里读不到源文件，出错的行见上面的堆栈）",
+        "tensors": "出错时的 tensor 和模块（shape、dtype、device）",
+        "environment": "运行环境",
+        "diagnosis": "torch-diagnoser 的诊断（仅供参考，未必正确）",
+        "no_diagnosis": "torch-diagnoser 的知识库里没有找到对应这个错误的条目。",
+        "fix": "它给出的修复建议",
+        "asks": "请帮我：",
+        "ask1": "判断这是 API 用法错误、数据维度问题、梯度相关问题，还是别的问题（请说明）",
+        "ask2": "给我一个修改后可以运行的版本",
+        "ask3": "解释为什么会出这个错，让我理解背后的原理",
+        "role": "你是一个深入理解 PyTorch 原理的调试专家，解释要具体、分步骤。",
+    },
+}
+
+
+def _rebuilt_traceback(err: Error) -> str:
+    """The text path keeps frames and message, not the pasted bytes; print them as Python does."""
+    lines = []
+    if err.frames:
+        lines.append("Traceback (most recent call last):")
+        for f in err.frames:
+            lines.append(f'  File "{f.filename}", line {f.lineno}, in {f.name}')
+            if f.line:
+                lines.append(f"    {f.line}")
+    lines.append(err.text)
+    return "\n".join(lines)
+
+
+def _fence(text: str, lang: str = "") -> list[str]:
+    """A code block whose fence is longer than any backtick run inside it."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + lang, text.rstrip("\n"), fence]
+
+
+def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
+    w = _WORDS[lang]
+    context = context or Context()
+    best = diagnosis.best
+    out = [w["intro"], ""]
+    tb = context.traceback
+    if tb is None:
+        root = best.error if best and best.error else diagnosis.trace.root
+        tb = _rebuilt_traceback(root) if root else diagnosis.trace.text
+    tb_lines = tb.rstrip("\n").split("\n")
+    if len(tb_lines) > _MAX_TRACEBACK_LINES:  # the top of a deep stack says little
+        tb_lines = ["...", *tb_lines[-_MAX_TRACEBACK_LINES:]]
+    out += [f"**{w['traceback']}:**", "", *_fence("\n".join(tb_lines)), ""]
+    snip = context.snippet
+    if snip:
+        last = snip.first + len(snip.lines) - 1
+        title = w["code"].format(file=snip.filename, first=snip.first, last=last, line=snip.failing)
+        width = len(str(last))
+        numbered = "\n".join(
+            f"{'>' if snip.first + i == snip.failing else ' '}{snip.first + i:>{width}}  {line}"
+            for i, line in enumerate(snip.lines)
+        )
+        out += [f"**{title}:**", "", *_fence(numbered, "python"), ""]
+    else:
+        out += [f"**{w['no_code']}**", ""]
+    facts = facts_of(diagnosis, best, context) if best else None
+    if facts:
+        out += [f"**{w['tensors']}:**", ""] + [f"- `{line}`" for line in facts_lines(facts)] + [""]
+    if context.environment:
+        out += [f"**{w['environment']}:**", ""]
+        out += [f"- {k}: {v}" for k, v in context.environment] + [""]
+    out += [f"**{w['diagnosis']}:**", ""]
+    if best is None:
+        out += [w["no_diagnosis"], ""]
+    else:
+        entry = best.entry
+        out += [f"{entry.title[lang]} (`{entry.id}`)", ""]
+        said = explanation(best, lang)
+        if said:
+            out += [said, ""]
+        out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
+        out += [entry.cause[lang].strip(), "", f"{w['fix']}:", "", entry.fix[lang].strip(), ""]
+    out += [f"**{w['asks']}**", "", f"1. {w['ask1']}", f"2. {w['ask2']}", f"3. {w['ask3']}", ""]
+    out.append(w["role"])
+    return "\n".join(out) + "\n"
