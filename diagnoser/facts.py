@@ -17,6 +17,7 @@ class TensorFact:
     grad_fn: str | None = None
     kind: str = "tensor"  # "tensor" or "ndarray"
     frame: str = ""  # the function it was found in
+    internal: bool = False  # a local of torch's own code, under a name the user never wrote
 
     @property
     def short(self) -> str:

@@ -20,9 +20,14 @@ def _names(names: Sequence[str], lang: str) -> str:
     return ("、" if lang == "zh" else ", ").join(shown)
 
 
+def _visible(facts: Facts) -> list[TensorFact]:
+    """The tensors under the user's own names; torch's internals only when there are none."""
+    return [t for t in facts.tensors if not t.internal] or list(facts.tensors)
+
+
 def _device_note(facts: Facts, lang: str) -> str | None:
     by_device: dict[str, list[str]] = {}
-    for t in facts.tensors:
+    for t in _visible(facts):
         if t.kind == "tensor":
             by_device.setdefault(t.device, []).append(t.name)
     for m in facts.modules:
@@ -39,7 +44,7 @@ def _device_note(facts: Facts, lang: str) -> str | None:
 
 def _dtype_note(facts: Facts, lang: str) -> str | None:
     by_dtype: dict[str, list[str]] = {}
-    for t in facts.tensors:
+    for t in _visible(facts):
         by_dtype.setdefault(t.dtype, []).append(t.name)
     for m in facts.modules:
         if m.dtype:
@@ -57,9 +62,11 @@ def _dtype_note(facts: Facts, lang: str) -> str | None:
                 "float64 通常来自 NumPy（`torch.from_numpy`、`np.float64` 的数组）："
                 "在喂给模型之前 `.float()` 一下。"
             )
+        doubles = by_dtype["float64"]
         return (
-            f"{_names(by_dtype['float64'], lang)} is float64, while {_names(other_names, lang)} "
-            f"{'is' if len(other_names) == 1 else 'are'} {'/'.join(others)}. float64 usually "
+            f"{_names(doubles, lang)} {'is' if len(doubles) == 1 else 'are'} float64, while "
+            f"{_names(other_names, lang)} {'is' if len(other_names) == 1 else 'are'} "
+            f"{'/'.join(others)}. float64 usually "
             "comes from NumPy (`torch.from_numpy`, an `np.float64` array): call `.float()` "
             "before the model."
         )

@@ -269,5 +269,6 @@ def test_run_passes_output_through_and_diagnoses_the_crash(tmp_path: Path) -> No
     assert result.returncode == 1  # the script's own exit code
     assert "epoch 1" in result.stdout
     assert "Traceback (most recent call last)" in result.stderr  # the original traceback, untouched
-    assert "[shape-matmul, 100]" in result.stdout
-    assert re.search(r"where: \S*train\.py:3", result.stdout)
+    # the diagnosis follows the traceback on stderr, as the exception hook prints it
+    assert "[shape-matmul, 100]" in result.stderr
+    assert re.search(r"where: \S*train\.py:3", result.stderr)

@@ -20,6 +20,7 @@ import os
 import runpy
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from types import FrameType, TracebackType
 from typing import Any
 
@@ -79,7 +80,9 @@ def capture(exc: BaseException) -> Facts:
     recorded: dict[int, str] = {}  # id of a value -> the name it is shown under
     in_line: set[str] = set()
     call_values: list[tuple[Any, Any]] = []
-    for frame, lineno in failing_frames(exc):
+    frames = failing_frames(exc)
+    user_frame = frames[0][0] if frames else None
+    for frame, lineno in frames:
         where = frame.f_code.co_name
         tree = _line_tree(frame, lineno)
         named = _line_names(tree)
@@ -91,9 +94,12 @@ def capture(exc: BaseException) -> Facts:
         for name, value in _candidates(frame, named):
             if id(value) in recorded:
                 continue
+            internal = frame is not user_frame
             if alias and (name == "self" or name.startswith("self.")):
-                name = alias + name[4:]
+                name, internal = alias + name[4:], False
             fact = kinds.describe(name, value, where)
+            if isinstance(fact, TensorFact) and internal:
+                fact = replace(fact, internal=True)
             if fact is None:
                 continue
             if isinstance(fact, TensorFact):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import traceback
+from html import escape
 from types import TracebackType
 from typing import Any
 
@@ -28,7 +29,7 @@ def _bundle(exc: BaseException, lang: str, *, always: bool) -> dict[str, str] | 
         return None
     plain = render.to_text(live.diagnosis, lang, context=live.context)
     html = to_html(live.diagnosis, lang, live.context)
-    return {"text/plain": plain, "text/html": html or f"<pre>{plain}</pre>"}
+    return {"text/plain": "\n" + plain, "text/html": html or f"<pre>{escape(plain)}</pre>"}
 
 
 def _publish(exc: BaseException, lang: str, *, always: bool = False) -> None:
