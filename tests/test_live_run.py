@@ -122,10 +122,10 @@ def test_dtype_error_names_the_float64_tensor(tmp_path: Path) -> None:
     assert seen["batch"]["dtype"] == "float64" and seen["features"]["kind"] == "ndarray"
     modules = {m["name"]: m for m in report["errors"][-1]["modules"]}
     assert modules["rnn"]["summary"] == "LSTM(input=4, hidden=8, batch_first=False)"
-    assert any(
-        n.startswith("`batch`, `features` is float64") or "`batch`" in n for n in best["notes"]
-    )
-    assert "float64" in best["notes"][-1] and "`rnn`" in best["notes"][-1]
+    assert best["notes"] == [
+        "`batch`, `features` are float64, while `rnn` is float32. float64 usually comes from "
+        "NumPy (`torch.from_numpy`, an `np.float64` array): call `.float()` before the model."
+    ]
 
 
 def test_device_error_names_which_tensor_is_where(tmp_path: Path) -> None:
