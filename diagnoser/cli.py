@@ -254,6 +254,7 @@ def _command(command: str, args: argparse.Namespace) -> int:
 
 
 def _env(args: argparse.Namespace) -> int:
+    import dataclasses
     import json
 
     from .live import env
@@ -264,7 +265,7 @@ def _env(args: argparse.Namespace) -> int:
     findings = env.check(found)
     if args.json:
         out = {
-            "environment": dict(env.rows(found, lang)),
+            "environment": dataclasses.asdict(found),
             "findings": [
                 {"check": f.check, "entry": f.entry, "message": f.message[lang]} for f in findings
             ],

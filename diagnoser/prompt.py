@@ -30,6 +30,7 @@ _WORDS = {
         "no_diagnosis": "torch-diagnoser found no entry in its knowledge base for this error.",
         "fix": "Its suggested fix",
         "asks": "Please:",
+        "colon": ":",
         "ask1": "Tell me which kind of problem this is: wrong API usage, a data shape/dimension "
         "problem, a gradient problem, or something else (say what).",
         "ask2": "Give me a corrected version of my code that runs.",
@@ -48,6 +49,7 @@ _WORDS = {
         "no_diagnosis": "torch-diagnoser 的知识库里没有找到对应这个错误的条目。",
         "fix": "它给出的修复建议",
         "asks": "请帮我：",
+        "colon": "：",
         "ask1": "判断这是 API 用法错误、数据维度问题、梯度相关问题，还是别的问题（请说明）",
         "ask2": "给我一个修改后可以运行的版本",
         "ask3": "解释为什么会出这个错，让我理解背后的原理",
@@ -78,6 +80,7 @@ def _fence(text: str, lang: str = "") -> list[str]:
 
 def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     w = _WORDS[lang]
+    c = w["colon"]
     context = context or Context()
     best = diagnosis.best
     out = [w["intro"], ""]
@@ -88,7 +91,7 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
     tb_lines = tb.rstrip("\n").split("\n")
     if len(tb_lines) > _MAX_TRACEBACK_LINES:  # the top of a deep stack says little
         tb_lines = ["...", *tb_lines[-_MAX_TRACEBACK_LINES:]]
-    out += [f"**{w['traceback']}:**", "", *_fence("\n".join(tb_lines)), ""]
+    out += [f"**{w['traceback']}{c}**", "", *_fence("\n".join(tb_lines)), ""]
     snip = context.snippet
     if snip:
         last = snip.first + len(snip.lines) - 1
@@ -98,16 +101,17 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
             f"{'>' if snip.first + i == snip.failing else ' '}{snip.first + i:>{width}}  {line}"
             for i, line in enumerate(snip.lines)
         )
-        out += [f"**{title}:**", "", *_fence(numbered, "python"), ""]
+        out += [f"**{title}{c}**", "", *_fence(numbered, "python"), ""]
     else:
         out += [f"**{w['no_code']}**", ""]
     facts = facts_of(diagnosis, best, context) if best else None
     if facts:
-        out += [f"**{w['tensors']}:**", ""] + [f"- `{line}`" for line in facts_lines(facts)] + [""]
+        out += [f"**{w['tensors']}{c}**", ""]
+        out += [f"- `{line}`" for line in facts_lines(facts)] + [""]
     if context.environment:
-        out += [f"**{w['environment']}:**", ""]
+        out += [f"**{w['environment']}{c}**", ""]
         out += [f"- {k}: {v}" for k, v in context.environment] + [""]
-    out += [f"**{w['diagnosis']}:**", ""]
+    out += [f"**{w['diagnosis']}{c}**", ""]
     if best is None:
         out += [w["no_diagnosis"], ""]
     else:
@@ -117,7 +121,7 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
         if said:
             out += [said, ""]
         out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
-        out += [entry.cause[lang].strip(), "", f"{w['fix']}:", "", entry.fix[lang].strip(), ""]
+        out += [entry.cause[lang].strip(), "", f"{w['fix']}{c}", "", entry.fix[lang].strip(), ""]
     out += [f"**{w['asks']}**", "", f"1. {w['ask1']}", f"2. {w['ask2']}", f"3. {w['ask3']}", ""]
     out.append(w["role"])
     return "\n".join(out) + "\n"
