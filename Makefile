@@ -33,6 +33,7 @@ test: lint
 bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/lint_bench.py
+	$(BIN)/python bench/hook.py
 
 # The bilingual guide: pages are generated from kb/ by hooks/kb_pages.py on every build.
 site: $(VENV)/.installed

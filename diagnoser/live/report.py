@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import traceback
 from dataclasses import dataclass
+from functools import cache
 
 from ..facts import Context, Facts
 from ..index import Index, load_index
@@ -49,6 +50,12 @@ def _owner(err: Error, exceptions: list[BaseException]) -> BaseException | None:
     return None
 
 
+@cache
+def _index() -> Index:
+    """Loaded once per process: a notebook explains many errors with the same knowledge base."""
+    return load_index()
+
+
 def environment(lang: str) -> tuple[tuple[str, str], ...]:
     """In a process that has torch loaded, its build is known for free; else metadata only."""
     found = env.collect() if "torch" in sys.modules else env.light()
@@ -67,7 +74,7 @@ def diagnose_exception(
     the user's code and the environment, which Markdown and the prompt show."""
     if text is None:
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    diagnosis = diagnose(text, index or load_index())
+    diagnosis = diagnose(text, index or _index())
     exceptions = chain(exc)
     captured: dict[int, Facts] = {}
     facts = []
