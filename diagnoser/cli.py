@@ -6,12 +6,16 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from . import __version__
 from .groups import GROUPS
 from .i18n import LANGS, default_lang, pad
 from .index import Index, load_index
+
+if TYPE_CHECKING:  # imported where used: the text path's start-up stays light
+    from .facts import Context
+    from .match import Diagnosis
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
 COMMANDS = ("list", "show", "repro", "run", "lint", "env")
@@ -167,15 +171,13 @@ def _diagnose(args: argparse.Namespace) -> int:
     return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
 
 
-def _prompt_context(diagnosis: object, lang: str) -> object:
-    """For a prompt from pasted text: this machine's environment (no torch import) and the code
+def _prompt_context(diagnosis: Diagnosis, lang: str) -> Context:
+    """For pasted text: this machine's environment (read without importing torch) and the code
     around the failing line when that file is here to read."""
     from .facts import Context
     from .live import env
     from .live.code import read_snippet
-    from .match import Diagnosis
 
-    assert isinstance(diagnosis, Diagnosis)
     best = diagnosis.best
     err = best.error if best and best.error else diagnosis.trace.root
     where = err.where if err else None
@@ -198,11 +200,9 @@ def _report(
     if fmt == "json":
         out = render.to_json(diagnosis, lang) + "\n"
     elif fmt in ("markdown", "prompt"):
-        from .facts import Context
         from .prompt import to_prompt
 
         context = _prompt_context(diagnosis, lang)
-        assert isinstance(context, Context)
         if fmt == "markdown":
             out = render.to_markdown(diagnosis, lang, context)
         else:

@@ -23,8 +23,8 @@ UI: dict[str, dict[str, str]] = {
     "env_checks": {"en": "Checks", "zh": "检查结果"},
     "env_ok": {"en": "ok: no problem found", "zh": "正常：没有发现问题"},
     "hook_failed": {
-        "en": "diagnoser: could not explain this error",
-        "zh": "diagnoser：无法解释这个错误",
+        "en": "diagnoser: could not explain this error ({error})",
+        "zh": "diagnoser：无法解释这个错误（{error}）",
     },
     "no_match": {
         "en": "No entry in the knowledge base explains this text.",

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +78,13 @@ def test_markdown_in_process_gains_environment_and_tensors(tmp_path: Path) -> No
     out = cli("run", "--format", "markdown", "--lang", "zh", str(script)).stdout
     assert "### 出错时的 tensor 和模块\n\n- `x  tensor<(4, 3), float32, cpu>`" in out
     assert "### 运行环境\n\n- Python: " in out
+
+
+def test_prompt_from_pasted_text_never_imports_torch() -> None:
+    code = (
+        "import sys\nfrom diagnoser.cli import main\n"
+        f"main(['--format', 'prompt', {str(ROOT / 'samples' / 'shape-matmul.txt')!r}])\n"
+        "print('torch' in sys.modules, 'numpy' in sys.modules, file=sys.stderr)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stderr.strip() == "False False"

@@ -57,7 +57,7 @@ def _say_failed(e: BaseException, lang: str) -> None:
     from ..i18n import t
 
     try:
-        sys.stderr.write(f"{t('hook_failed', lang)} ({type(e).__name__}: {e})\n")
+        sys.stderr.write(t("hook_failed", lang).format(error=f"{type(e).__name__}: {e}") + "\n")
         sys.stderr.flush()
     except BaseException:
         pass  # stderr itself is gone: there is nobody left to tell

@@ -41,7 +41,7 @@ def _publish(exc: BaseException, lang: str, *, always: bool = False) -> None:
 
         display(bundle, raw=True)  # type: ignore[no-untyped-call]
     except Exception as e:  # never let the explanation hide the user's error
-        print(f"{t('hook_failed', lang)} ({type(e).__name__}: {e})", file=sys.stderr)
+        print(t("hook_failed", lang).format(error=f"{type(e).__name__}: {e}"), file=sys.stderr)
 
 
 def _handler(
@@ -51,7 +51,7 @@ def _handler(
     tb: TracebackType | None,
     tb_offset: int | None = None,
 ) -> None:
-    shell.showtraceback((etype, value, tb), tb_offset=tb_offset)
+    shell.showtraceback((etype, value, tb), tb_offset=tb_offset, running_compiled_code=True)
     _publish(value, default_lang())
 
 
