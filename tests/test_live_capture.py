@@ -120,3 +120,18 @@ def test_nothing_to_capture_outside_user_code() -> None:
         facts = capture(e)
     # this test file is user code; the expression's tensors are temporaries with no name
     assert isinstance(facts, Facts) and not facts.tensors
+
+
+def test_a_layer_inside_a_container_gets_the_users_name() -> None:
+    nn = torch.nn
+    ns = {
+        "model": nn.Sequential(nn.Linear(64, 32), nn.ReLU(), nn.Linear(128, 10)),
+        "images": torch.randn(32, 64),
+    }
+    facts = capture(failing("logits = model(images)", ns))
+    modules = {m.name: m.summary for m in facts.modules}
+    assert modules == {"model": "Sequential(3 sub-modules)", "model.2": "Linear(in=128, out=10)"}
+    operand = "model.2.forward(input)"  # torch's own local, named after the user's layer
+    shapes = {t.name: t.shape for t in facts.tensors}
+    assert shapes[operand] == (32, 32) and shapes["model.2.weight"] == (10, 128)
+    assert ("model.2", operand) in facts.calls

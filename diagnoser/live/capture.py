@@ -80,6 +80,7 @@ def capture(exc: BaseException) -> Facts:
     recorded: dict[int, str] = {}  # id of a value -> the name it is shown under
     in_line: set[str] = set()
     call_values: list[tuple[Any, Any]] = []
+    named_modules: list[tuple[str, Any]] = []
     frames = failing_frames(exc)
     user_frame = frames[0][0] if frames else None
     for frame, lineno in frames:
@@ -88,15 +89,19 @@ def capture(exc: BaseException) -> Facts:
         named = _line_names(tree)
         in_line.update(named)
         call_values += _calls(tree, frame)
-        # In torch's frame, `self.weight` reads better as `self.fc.weight`, the user's name.
+        # In torch's frame, `self.weight` reads better as `self.fc.weight` (or `model.2.weight`
+        # for a layer inside the user's Sequential): the user's own names.
         own = frame.f_locals.get("self") if frame.f_code.co_varnames[:1] == ("self",) else None
-        alias = recorded.get(id(own)) if own is not None else None
+        alias = _user_name(own, recorded, named_modules) if own is not None else None
+        owner = alias or (type(own).__name__ if own is not None else None)
         for name, value in _candidates(frame, named):
             if id(value) in recorded:
                 continue
             internal = frame is not user_frame
-            if alias and (name == "self" or name.startswith("self.")):
+            if internal and alias and (name == "self" or name.startswith("self.")):
                 name, internal = alias + name[4:], False
+            elif internal:  # torch's local: say whose, `model.2.forward(input)`
+                name = f"{owner}.{where}({name})" if owner else f"{where}({name})"
             fact = kinds.describe(name, value, where)
             if isinstance(fact, TensorFact) and internal:
                 fact = replace(fact, internal=True)
@@ -109,12 +114,36 @@ def capture(exc: BaseException) -> Facts:
             elif len(modules) < _MAX_MODULES:
                 modules.append(fact)
                 recorded[id(value)] = name
+                named_modules.append((name, value))
     calls = tuple(
         (recorded[id(m)], recorded[id(t)])
         for m, t in call_values
         if id(m) in recorded and id(t) in recorded
     )
     return Facts(tuple(tensors), tuple(modules), frozenset(in_line), calls)
+
+
+def _user_name(
+    module: Any, recorded: dict[int, str], named_modules: list[tuple[str, Any]]
+) -> str | None:
+    """The name the user knows a module by: recorded as is, or a path inside a recorded module
+    (`model.2`, `self.encoder.fc`), searched through at most 256 sub-modules."""
+    if id(module) in recorded:
+        return recorded[id(module)]
+    queue = list(named_modules)
+    seen = 0
+    while queue and seen < 256:
+        path, m = queue.pop(0)
+        seen += 1
+        children = _attribute(m, "_modules")
+        if type(children) is not dict:
+            continue
+        for key, child in children.items():
+            if child is module:
+                return f"{path}.{key}"
+            if child is not None:
+                queue.append((f"{path}.{key}", child))
+    return None
 
 
 def _calls(tree: ast.AST | None, frame: FrameType) -> list[tuple[Any, Any]]:
