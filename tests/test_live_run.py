@@ -155,3 +155,14 @@ def test_text_path_json_has_empty_tensor_lists() -> None:
         e["tensors"] == [] and e["modules"] == [] for e in report["errors"]
     )
     assert report["matches"][0]["notes"] == []
+
+
+def test_a_syntax_error_reads_as_python_prints_it(tmp_path: Path) -> None:
+    import subprocess
+
+    script = tmp_path / "broken.py"
+    script.write_text("x = (\n")
+    python = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    ours = cli("run", str(script))
+    assert ours.returncode == python.returncode == 1
+    assert ours.stderr == python.stderr

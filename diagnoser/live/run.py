@@ -21,11 +21,11 @@ EXIT_INTERRUPTED = 130
 
 
 def _from_script(tb: TracebackType | None, path: str) -> TracebackType | None:
-    """Drop the frames of diagnoser and runpy above the script's first frame."""
-    start = tb
-    while start is not None and os.path.abspath(start.tb_frame.f_code.co_filename) != path:
-        start = start.tb_next
-    return start or tb
+    """Drop the frames of diagnoser and runpy above the script's first frame (all of them for a
+    SyntaxError in the script, which Python too prints without a stack)."""
+    while tb is not None and os.path.abspath(tb.tb_frame.f_code.co_filename) != path:
+        tb = tb.tb_next
+    return tb
 
 
 def _exit_code(e: SystemExit) -> int:
