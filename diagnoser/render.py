@@ -55,7 +55,13 @@ def _tensor_json(f: TensorFact) -> dict[str, Any]:
 
 
 def _module_json(f: ModuleFact) -> dict[str, Any]:
-    return {"name": f.name, "type": f.type, "summary": f.summary, "device": f.device}
+    return {
+        "name": f.name,
+        "type": f.type,
+        "summary": f.summary,
+        "device": f.device,
+        "dtype": f.dtype,
+    }
 
 
 def facts_of(diagnosis: Diagnosis, match: Match, context: Context | None) -> Facts:

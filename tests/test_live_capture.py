@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import linecache
+import sys
 import time
 from typing import Any
 
@@ -135,3 +136,23 @@ def test_a_layer_inside_a_container_gets_the_users_name() -> None:
     shapes = {t.name: t.shape for t in facts.tensors}
     assert shapes[operand] == (32, 32) and shapes["model.2.weight"] == (10, 128)
     assert ("model.2", operand) in facts.calls
+
+
+def test_the_failing_expression_is_read_across_lines() -> None:
+    ns = {"torch": torch}
+    source = (
+        "logits = torch.randn(8, 5)\n"
+        "unused = torch.zeros(3)\n"
+        "weights = torch.ones(5, dtype=torch.float64)\n"
+        "loss = torch.nn.functional.cross_entropy(\n"
+        "    logits,\n"
+        "    torch.zeros(8).long(),\n"
+        "    weight=weights,\n"
+        ")\n"
+    )
+    exc = failing(source, ns)
+    assert str(exc) == "expected scalar type Float but found Double"
+    facts = capture(exc)
+    if sys.version_info >= (3, 11):  # the span of the failing call is known
+        assert {"logits", "weights"} <= facts.in_line and "unused" not in facts.in_line
+        assert [t.name for t in facts.tensors][:2] == ["logits", "weights"]

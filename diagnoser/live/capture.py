@@ -21,6 +21,7 @@ import runpy
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import islice
 from types import FrameType, TracebackType
 from typing import Any
 
@@ -37,10 +38,11 @@ _OWN = ("<frozen runpy>", os.path.abspath(runpy.__file__))
 _TORCH = ("/torch/", "\\torch\\")
 
 
-def frames_of(tb: TracebackType | None) -> list[tuple[FrameType, int]]:
+def frames_of(tb: TracebackType | None) -> list[tuple[FrameType, int, int]]:
+    """(frame, line, instruction offset) of each traceback entry, outermost first."""
     out = []
     while tb is not None:
-        out.append((tb.tb_frame, tb.tb_lineno))
+        out.append((tb.tb_frame, tb.tb_lineno, tb.tb_lasti))
         tb = tb.tb_next
     return out
 
@@ -51,12 +53,12 @@ def _is_user(filename: str) -> bool:
     return Frame(filename, 0, "").is_user_code
 
 
-def failing_frames(exc: BaseException) -> list[tuple[FrameType, int]]:
+def failing_frames(exc: BaseException) -> list[tuple[FrameType, int, int]]:
     """The user's innermost frame, then the torch frame below it where the failing layer ran: the
     innermost `forward` of a torch module (its `self` is the layer, its argument the operand), or
     else the innermost torch frame in Python (a `torch.nn.functional` call)."""
     frames = frames_of(exc.__traceback__)
-    user = [i for i, (f, _) in enumerate(frames) if _is_user(f.f_code.co_filename)]
+    user = [i for i, (f, _, _) in enumerate(frames) if _is_user(f.f_code.co_filename)]
     if not user:
         return []
     chosen = [frames[user[-1]]]
@@ -83,9 +85,9 @@ def capture(exc: BaseException) -> Facts:
     named_modules: list[tuple[str, Any]] = []
     frames = failing_frames(exc)
     user_frame = frames[0][0] if frames else None
-    for frame, lineno in frames:
+    for frame, lineno, lasti in frames:
         where = frame.f_code.co_name
-        tree = _line_tree(frame, lineno)
+        tree = _expression_tree(frame, lasti) or _line_tree(frame, lineno)
         named = _line_names(tree)
         in_line.update(named)
         call_values += _calls(tree, frame)
@@ -181,6 +183,37 @@ def _candidates(frame: FrameType, named: list[str]) -> Iterator[tuple[str, Any]]
             break
         if name not in named:
             yield name, value
+
+
+def _expression_tree(frame: FrameType, lasti: int) -> ast.AST | None:
+    """The failing expression itself, across lines if it spans several (Python 3.11+ records
+    each instruction's source span; its columns count UTF-8 bytes)."""
+    code = frame.f_code
+    positions = getattr(code, "co_positions", None)
+    if positions is None or lasti < 0:
+        return None
+    span = next(islice(positions(), lasti // 2, None), None)  # one entry per 2-byte code unit
+    if span is None:
+        return None
+    start, end, col, end_col = span
+    if not start or not end or col is None or end_col is None or end - start > 20:
+        return None
+    lines = [
+        linecache.getline(code.co_filename, n, frame.f_globals).encode()
+        for n in range(start, end + 1)
+    ]
+    if not all(lines):
+        return None
+    if start == end:
+        source = lines[0][col:end_col]
+    else:
+        source = lines[0][col:] + b"".join(lines[1:-1]) + lines[-1][:end_col]
+    if len(source) > 4 * _MAX_LINE:
+        return None
+    try:
+        return ast.parse("(" + source.decode("utf-8", "replace") + "\n)", mode="eval")
+    except SyntaxError:
+        return None
 
 
 def _line_tree(frame: FrameType, lineno: int) -> ast.AST | None:
