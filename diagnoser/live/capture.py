@@ -97,26 +97,26 @@ def capture(exc: BaseException) -> Facts:
         alias = _user_name(own, recorded, named_modules) if own is not None else None
         owner = alias or (type(own).__name__ if own is not None else None)
         for name, value in _candidates(frame, named):
-            if id(value) in recorded:
+            kind = kinds.kind(value)
+            full = (
+                len(modules) >= _MAX_MODULES if kind == "module" else len(tensors) >= _MAX_TENSORS
+            )
+            if kind is None or full or id(value) in recorded:
                 continue
             internal = frame is not user_frame
             if internal and alias and (name == "self" or name.startswith("self.")):
                 name, internal = alias + name[4:], False
             elif internal:  # torch's local: say whose, `model.2.forward(input)`
                 name = f"{owner}.{where}({name})" if owner else f"{where}({name})"
-            fact = kinds.describe(name, value, where)
-            if isinstance(fact, TensorFact) and internal:
-                fact = replace(fact, internal=True)
-            if fact is None:
-                continue
+            fact = kinds.describe(kind, name, value, where)
             if isinstance(fact, TensorFact):
-                if len(tensors) < _MAX_TENSORS:
-                    tensors.append(fact)
-                    recorded[id(value)] = name
-            elif len(modules) < _MAX_MODULES:
+                tensors.append(replace(fact, internal=True) if internal else fact)
+            elif isinstance(fact, ModuleFact):
                 modules.append(fact)
-                recorded[id(value)] = name
                 named_modules.append((name, value))
+            else:
+                continue
+            recorded[id(value)] = name
     calls = tuple(
         (recorded[id(m)], recorded[id(t)])
         for m, t in call_values
@@ -294,20 +294,29 @@ class _Kinds:
         self.module = getattr(nn, "Module", None) if nn is not None else None
         self.ndarray = getattr(numpy, "ndarray", None) if numpy is not None else None
 
-    def describe(self, name: str, value: Any, where: str) -> TensorFact | ModuleFact | None:
+    def kind(self, value: Any) -> str | None:
         t = type(value)
+        if self.tensor is not None and issubclass(t, self.tensor):
+            return "tensor"
+        if self.module is not None and issubclass(t, self.module):
+            return "module"
+        if self.ndarray is not None and issubclass(t, self.ndarray):
+            return "ndarray"
+        return None
+
+    def describe(
+        self, kind: str, name: str, value: Any, where: str
+    ) -> TensorFact | ModuleFact | None:
         try:
-            if self.tensor is not None and issubclass(t, self.tensor):
+            if kind == "tensor":
                 return _tensor_fact(name, value, where)
-            if self.module is not None and issubclass(t, self.module):
+            if kind == "module":
                 return _module_fact(name, value, where, self.tensor)
-            if self.ndarray is not None and issubclass(t, self.ndarray):
-                return TensorFact(
-                    name, tuple(value.shape), str(value.dtype), "cpu", kind="ndarray", frame=where
-                )
+            return TensorFact(
+                name, tuple(value.shape), str(value.dtype), "cpu", kind="ndarray", frame=where
+            )
         except Exception:  # a tensor subclass whose metadata cannot be read: leave it out
             return None
-        return None
 
 
 def dtype_name(dtype: Any) -> str:
