@@ -6,16 +6,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 from . import __version__
 from .groups import GROUPS
 from .i18n import LANGS, default_lang, pad
 from .index import Index, load_index
-
-if TYPE_CHECKING:  # imported where used: the text path's start-up stays light
-    from .facts import Context
-    from .match import Diagnosis
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
 COMMANDS = ("list", "show", "repro", "run", "lint", "env")
@@ -171,20 +167,6 @@ def _diagnose(args: argparse.Namespace) -> int:
     return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
 
 
-def _prompt_context(diagnosis: Diagnosis, lang: str) -> Context:
-    """For pasted text: this machine's environment (read without importing torch) and the code
-    around the failing line when that file is here to read."""
-    from .facts import Context
-    from .live import env
-    from .live.code import read_snippet
-
-    best = diagnosis.best
-    err = best.error if best and best.error else diagnosis.trace.root
-    where = err.where if err else None
-    snippet = read_snippet(where.filename, where.lineno) if where else None
-    return Context(environment=tuple(env.rows(env.light(), lang)), snippet=snippet)
-
-
 def _report(
     text: str,
     index: Index,
@@ -200,9 +182,10 @@ def _report(
     if fmt == "json":
         out = render.to_json(diagnosis, lang) + "\n"
     elif fmt in ("markdown", "prompt"):
+        from .live.report import text_context
         from .prompt import to_prompt
 
-        context = _prompt_context(diagnosis, lang)
+        context = text_context(diagnosis, lang)
         if fmt == "markdown":
             out = render.to_markdown(diagnosis, lang, context)
         else:
@@ -222,7 +205,9 @@ def _command(command: str, args: argparse.Namespace) -> int:
 
         return run(args.script, args.args, lang=args.lang, fmt=args.format)
     if command == "env":
-        return _env(args)
+        from .live.env import command as env_command
+
+        return env_command(args.lang or default_lang(), as_json=args.json)
     index = _index(args)
     if isinstance(index, int):
         return index
@@ -251,28 +236,3 @@ def _command(command: str, args: argparse.Namespace) -> int:
     from . import repro
 
     return repro.run(entry, fixed=args.fixed)
-
-
-def _env(args: argparse.Namespace) -> int:
-    import dataclasses
-    import json
-
-    from .live import env
-    from .render import DOCS_URL
-
-    lang = args.lang or default_lang()
-    found = env.collect()
-    findings = env.check(found)
-    if args.json:
-        out = {
-            "environment": dataclasses.asdict(found),
-            "findings": [
-                {"check": f.check, "entry": f.entry, "message": f.message[lang]} for f in findings
-            ],
-        }
-        print(json.dumps(out, ensure_ascii=False, indent=2))
-    else:
-        sys.stdout.write(
-            env.report(found, findings, lang, os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL)
-        )
-    return EXIT_MATCH

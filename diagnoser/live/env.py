@@ -246,3 +246,27 @@ def report(env: Env, findings: list[Finding], lang: str, docs_url: str) -> str:
         lines.append(f"  ✗ {f.message[lang]}")
         lines.append(f"    → {f.entry}: {page_url(f.entry, lang, docs_url)}")
     return "\n".join(lines) + "\n"
+
+
+def command(lang: str, *, as_json: bool = False) -> int:
+    """`diagnoser env [--json]`: the report, then the findings; exits 0 either way."""
+    import json
+    import os
+    from dataclasses import asdict
+
+    from ..render import DOCS_URL
+
+    found = collect()
+    findings = check(found)
+    if as_json:
+        out = {
+            "environment": asdict(found),
+            "findings": [
+                {"check": f.check, "entry": f.entry, "message": f.message[lang]} for f in findings
+            ],
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        docs = os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL
+        sys.stdout.write(report(found, findings, lang, docs))
+    return 0

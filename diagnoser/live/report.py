@@ -50,6 +50,16 @@ def _owner(err: Error, exceptions: list[BaseException]) -> BaseException | None:
     return None
 
 
+def text_context(diagnosis: Diagnosis, lang: str) -> Context:
+    """For pasted text: this machine's environment (read without importing torch) and the code
+    around the failing line when that file is here to read."""
+    best = diagnosis.best
+    err = best.error if best and best.error else diagnosis.trace.root
+    where = err.where if err else None
+    snippet = read_snippet(where.filename, where.lineno) if where else None
+    return Context(environment=tuple(env.rows(env.light(), lang)), snippet=snippet)
+
+
 @cache
 def _index() -> Index:
     """Loaded once per process: a notebook explains many errors with the same knowledge base."""
