@@ -108,10 +108,9 @@ def to_json(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> 
         }
         for i, e in enumerate(diagnosis.trace.errors)
     ]
-    out: dict[str, Any] = {"matches": matches, "errors": errors, "lang": lang}
-    if context.environment:
-        out["environment"] = dict(context.environment)
-    return json.dumps(out, ensure_ascii=False, indent=2)
+    return json.dumps(
+        {"matches": matches, "errors": errors, "lang": lang}, ensure_ascii=False, indent=2
+    )
 
 
 class _Style:
