@@ -144,14 +144,10 @@ def _local(version: str) -> str:
 
 
 def check(env: Env) -> list[Finding]:
+    """The problems an `Env` from collect() shows (light() does not know torch's build)."""
     found = []
-    if (
-        env.torch
-        and env.gpus
-        and not env.cuda_build
-        and not env.hip_build
-        and env.cuda_available is not None
-    ):
+    knows_build = env.cuda_available is not None  # torch was imported to read its build
+    if env.torch and env.gpus and knows_build and not env.cuda_build and not env.hip_build:
         found.append(
             Finding(
                 "cpu-only-torch",
