@@ -166,3 +166,15 @@ def test_a_syntax_error_reads_as_python_prints_it(tmp_path: Path) -> None:
     ours = cli("run", str(script))
     assert ours.returncode == python.returncode == 1
     assert ours.stderr == python.stderr
+
+
+def test_a_script_that_replaces_the_hook_still_gets_the_explanation(tmp_path: Path) -> None:
+    script = tmp_path / "fancy.py"
+    script.write_text("from rich.traceback import install\ninstall()\na, b = [1, 2, 3]\n")
+    result = cli("run", str(script))
+    assert result.returncode == 1
+    rich_box = result.stderr.index("ValueError: too many values to unpack (expected 2)")
+    assert "╭" in result.stderr[:rich_box]  # rich printed the traceback, its own way
+    assert result.stderr.index("[unpack-mismatch, 100]") > rich_box
+    disabled = cli("run", str(script), env={"DIAGNOSER_DISABLE": "1"})
+    assert disabled.returncode == 1 and "unpack-mismatch" not in disabled.stderr

@@ -14,7 +14,7 @@ import runpy
 import sys
 from types import TracebackType
 
-from .hook import install
+from .hook import disabled, explain, install, installed
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -51,9 +51,12 @@ def run(script: str, args: list[str], *, lang: str | None = None, fmt: str = "te
         return _exit_code(e)
     except BaseException as e:
         tb = _from_script(e.__traceback__, path)
-        # The installed hook prints the traceback (and the hooks the script itself set), then
-        # explains; under DIAGNOSER_DISABLE it is Python's own.
+        # As python does: the current sys.excepthook prints it; ours explains after the hooks
+        # installed before it. A script that replaced it (rich.traceback.install()) still gets
+        # the explanation after its own traceback; DIAGNOSER_DISABLE leaves Python's alone.
         sys.excepthook(type(e), e.with_traceback(tb), tb)
+        if not installed() and not disabled():
+            explain(e, lang=lang, fmt=fmt)
         return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else 1
     finally:
         sys.stdout.flush()
