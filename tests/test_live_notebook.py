@@ -22,7 +22,8 @@ FAILING_CELL = (
 
 def test_a_notebook_shows_the_diagnosis_under_the_traceback(tmp_path: Path) -> None:
     nb = nbformat.v4.new_notebook()
-    cells = ["%load_ext diagnoser", FAILING_CELL, "%diagnose zh"]
+    # an earlier cell's result stays in the namespace as `_` and `_2`: not the failing cell's
+    cells = ["%load_ext diagnoser", "import torch\ntorch.zeros(7, 7)", FAILING_CELL, "%diagnose zh"]
     nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
     client = nbclient.NotebookClient(
         nb,
@@ -32,7 +33,7 @@ def test_a_notebook_shows_the_diagnosis_under_the_traceback(tmp_path: Path) -> N
         resources={"metadata": {"path": str(tmp_path)}},
     )
     client.execute(env={**os.environ, "LANG": "C.UTF-8"})
-    failed = nb.cells[1].outputs
+    failed = nb.cells[2].outputs
     assert [o.output_type for o in failed] == ["error", "display_data"]  # traceback, then us
     assert failed[0].ename == "RuntimeError"
     assert failed[0].evalue == "mat1 and mat2 shapes cannot be multiplied (32x64 and 128x10)"
@@ -41,11 +42,12 @@ def test_a_notebook_shows_the_diagnosis_under_the_traceback(tmp_path: Path) -> N
     assert "<code>x</code> has shape (32, 64): 64 features (last dimension), but " in html
     assert "<code>fc</code> = Linear(in=128, out=10) expects 128." in html
     assert "<code>x  tensor&lt;(32, 64), float32, cpu&gt;</code>" in html
+    assert "(7, 7)" not in html
     assert "<details><summary><strong>Why it happens</strong></summary>" in html
     assert "<details><summary><strong>How to fix it</strong></summary>" in html
     assert 'href="https://torch-diagnoser.github.io/torch-diagnoser/entries/shape-matmul/"' in html
     assert "[shape-matmul, 100]" in failed[1].data["text/plain"]
-    again = nb.cells[2].outputs
+    again = nb.cells[3].outputs
     assert [o.output_type for o in again] == ["display_data"]
     assert "<strong>发生了什么</strong>" in again[0].data["text/html"]
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import linecache
 import os
+import re
 import runpy
 import sys
 from collections.abc import Iterator
@@ -36,6 +37,9 @@ _MAX_LINE = 400  # a longer "line" is generated code; not worth parsing
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 _OWN = ("<frozen runpy>", os.path.abspath(runpy.__file__))
 _TORCH = ("/torch/", "\\torch\\")
+# IPython's output and input history in a notebook's namespace (`_`, `_3`, `_i3`, `Out`): earlier
+# cells' results, not the failing cell's variables.
+_IPYTHON_CACHE = re.compile(r"_+\d*|_i+\d*|_[oid]h|In|Out|exit|quit|get_ipython")
 
 
 def frames_of(tb: TracebackType | None) -> list[tuple[FrameType, int, int]]:
@@ -181,7 +185,7 @@ def _candidates(frame: FrameType, named: list[str]) -> Iterator[tuple[str, Any]]
     for i, (name, value) in enumerate(f_locals.items()):
         if i >= _MAX_LOCALS:
             break
-        if name not in named:
+        if name not in named and not _IPYTHON_CACHE.fullmatch(name):
             yield name, value
 
 
