@@ -14,9 +14,11 @@ COMMAND_ZH = {
     "list": "列出全部条目：id、分类和标题。",
     "show": "完整显示一个条目：原因、解决办法和复现方式。",
     "repro": "运行条目的复现脚本，先看它出错，加 --fixed 再看修好之后的效果（需要 torch）。",
-    "run": "运行一个 Python 脚本；如果出错，就地解释这个错误。",
+    "run": "在当前进程里运行一个 Python 脚本；如果出错，结合出错时的 tensor 就地解释这个错误。",
     "lint": "静态检查 PyTorch 训练代码；每条结果都指向它能预防的知识库条目。"
     "退出码：0 没发现问题，1 有发现，2 用法错误。",
+    "env": "显示运行环境（Python、torch、CUDA、GPU、驱动）并检查常见的安装问题，"
+    "每个问题都链接到对应的知识库条目。",
 }
 
 # Each argument, by its English help text (or, for an argument without one, by its name).
@@ -27,6 +29,9 @@ HELP_ZH = {
     "JSON for tools": "输出 JSON，供其他工具使用",
     "format": "输出格式",
     "output format": "输出格式",
+    "prompt: a request for help to paste into a chat or an issue": (
+        "prompt：生成一段求助文本，可以直接贴到 LLM 对话或 issue 里"
+    ),
     "never colour the output": "不使用颜色",
     "base address of the guide the text output links to (env: DIAGNOSER_DOCS_URL)": (
         "文本输出里链接到的文档站地址（也可用环境变量 DIAGNOSER_DOCS_URL）"
