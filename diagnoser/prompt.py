@@ -11,6 +11,7 @@ import re
 
 from .explain import explanation
 from .facts import Context
+from .i18n import colon
 from .match import Diagnosis
 from .parse import Error
 from .render import facts_lines, facts_of, notes
@@ -30,7 +31,6 @@ _WORDS = {
         "no_diagnosis": "torch-diagnoser found no entry in its knowledge base for this error.",
         "fix": "Its suggested fix",
         "asks": "Please:",
-        "colon": ":",
         "ask1": "Tell me which kind of problem this is: wrong API usage, a data shape/dimension "
         "problem, a gradient problem, or something else (say what).",
         "ask2": "Give me a corrected version of my code that runs.",
@@ -49,7 +49,6 @@ _WORDS = {
         "no_diagnosis": "torch-diagnoser 的知识库里没有找到对应这个错误的条目。",
         "fix": "它给出的修复建议",
         "asks": "请帮我：",
-        "colon": "：",
         "ask1": "判断这是 API 用法错误、数据维度问题、梯度相关问题，还是别的问题（请说明）",
         "ask2": "给我一个修改后可以运行的版本",
         "ask3": "解释为什么会出这个错，让我理解背后的原理",
@@ -80,7 +79,7 @@ def _fence(text: str, lang: str = "") -> list[str]:
 
 def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     w = _WORDS[lang]
-    c = w["colon"]
+    c = colon(lang).strip()  # inside **bold**, no trailing space
     context = context or Context()
     best = diagnosis.best
     out = [w["intro"], ""]
