@@ -22,8 +22,9 @@ _CURLY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0"
 # DataLoader worker re-raise) stays where it is.
 _GLUED_HEADER = re.compile(r"(?<=\S)(?<!Original )(Traceback \(most recent call last\):)")
 
-# Per-process prefixes: the part in group "who" says which process printed the line.
-_RANK_PREFIX = re.compile(
+# Per-process prefixes: the part in group "who" says which process printed the line (public:
+# triage reads the rank from it).
+RANK_PREFIX = re.compile(
     r"^(?:\[(?P<who>(?:rank|default)?\d+)\]:|\[(?P<who2>\d+,\d+)\]<std(?:err|out)>:"
     r"|(?P<who3>\d+): (?=\S|\s{2})) ?"
 )
@@ -186,10 +187,13 @@ def _by_process(lines: Iterator[str]) -> list[str]:
     ranks: dict[str, list[str]] = {}
     for raw in lines:
         for line in raw.split("\n"):
-            tag = _RANK_PREFIX.match(line)
+            tag = RANK_PREFIX.match(line)
             if tag:
                 who = tag.group("who") or tag.group("who2") or tag.group("who3")
-                ranks.setdefault(who, []).append(_strip_prefix(line[tag.end() :]))
+                rest = line[tag.end() :]
+                while inner := RANK_PREFIX.match(rest):  # torchrun --tee: `[default1]:[rank1]:`
+                    rest = rest[inner.end() :]
+                ranks.setdefault(who, []).append(_strip_prefix(rest))
             else:
                 plain.append(_strip_prefix(line))
     for block in ranks.values():

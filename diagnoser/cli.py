@@ -16,7 +16,8 @@ from .index import Index, load_index
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
 COMMANDS = ("list", "show", "repro", "run", "lint", "env")
 FORMATS = ("text", "json", "markdown", "prompt")
-# Only the end of a huge log is kept: the error that stopped the run is printed last.
+# The end of a huge log is kept whole (the error that stopped the run is printed last); of the
+# rest, only the parts that hold an error.
 MAX_INPUT = 4 * 1024 * 1024
 
 EPILOG = """\
@@ -29,6 +30,7 @@ commands:
   diagnoser show ID           one entry in full
   diagnoser repro ID [--fixed] run the entry's reproduction (needs torch)
   diagnoser lint [PATH ...]   static checks of training code (`diagnoser lint --help`)
+  diagnoser triage PATH...    group the errors of many logs and ranks; the first failure first
 
 exit codes:
   0  an entry explains the input (or the command succeeded)
@@ -109,14 +111,11 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
 
 
 def read_input(stream: BinaryIO) -> bytes:
-    """Read a stream of any size in bounded memory, keeping its last MAX_INPUT bytes. One buffer,
-    trimmed in place: no pile of chunk objects for the allocator to fragment."""
-    buf = bytearray()
-    while chunk := stream.read(1 << 20):
-        buf += chunk
-        if len(buf) > 2 * MAX_INPUT:
-            del buf[: len(buf) - MAX_INPUT]
-    return bytes(buf[-MAX_INPUT:])
+    """Read a stream of any size in bounded memory: its last MAX_INPUT bytes, and before them the
+    earlier errors triage's streaming reader finds in the rest."""
+    from .triage.segment import read_log
+
+    return read_log(stream, MAX_INPUT)
 
 
 def _use_colour(no_color: bool) -> bool:
@@ -130,6 +129,10 @@ def main(argv: list[str] | None = None) -> int:
             from .lint.cli import run
 
             return run(build_command_parser("lint").parse_args(argv[1:]))
+        if argv and argv[0] == "triage":
+            from .triage.command import main as triage
+
+            return triage(argv[1:])
         if argv and argv[0] in COMMANDS:
             return _command(argv[0], build_command_parser(argv[0]).parse_args(argv[1:]))
         return _diagnose(build_parser().parse_args(argv))

@@ -1,0 +1,106 @@
+"""`diagnoser triage PATH...`: the command-line face of triage."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from ..i18n import LANGS, default_lang
+from .inputs import InputError, expand
+
+EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="diagnoser triage",
+        description="Read every byte of many logs (files, folders, globs, .gz, .zst), group the "
+        "errors and symptoms they hold, and say which failure came first across ranks.",
+    )
+    parser.add_argument("paths", nargs="+", help="files, folders (read recursively) or globs")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument(
+        "--json", dest="format", action="store_const", const="json", help="JSON for tools"
+    )
+    fmt.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text")
+    parser.add_argument(
+        "-j", "--jobs", type=int, default=1, help="files read in parallel (default: 1)"
+    )
+    parser.add_argument(
+        "--engine",
+        choices=("local", "spark"),
+        default="local",
+        help="spark reads PATH-OR-URL globs (s3a://, hdfs://) on a Spark cluster "
+        "(pip install 'torch-diagnoser[spark]')",
+    )
+    parser.add_argument("--no-color", action="store_true", help="never colour the output")
+    parser.add_argument(
+        "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
+    )
+    parser.add_argument("--kb", type=Path, help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    args = build_parser().parse_args(argv)
+    if args.jobs < 1:
+        print("diagnoser triage: -j needs a number of 1 or more", file=sys.stderr)
+        return EXIT_USAGE
+    from ..index import load_index
+
+    index = load_index(args.kb)
+    lang = args.lang or default_lang()
+    if args.engine == "spark":
+        from .spark import triage_spark
+
+        try:
+            report = triage_spark(args.paths, index, kb=args.kb)
+        except ImportError:
+            print(
+                "diagnoser triage: --engine spark needs pyspark "
+                "(pip install 'torch-diagnoser[spark]')",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+    else:
+        from . import local
+        from .progress import progress_for
+
+        try:
+            paths = expand(args.paths)
+        except InputError as e:
+            print(f"diagnoser triage: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        bar = progress_for(sum(_size(p) for p in paths))
+        try:
+            report = local.run(paths, index, args.jobs, args.kb, bar)
+        finally:
+            if bar:
+                bar.close()
+    for problem in report.problems:
+        print(f"diagnoser triage: cannot read to the end: {problem}", file=sys.stderr)
+    sys.stdout.write(_render(report, index, args.format, lang, args.no_color))
+    sys.stdout.flush()
+    return EXIT_FOUND if report.groups else EXIT_NOTHING
+
+
+def _render(report: object, index: object, fmt: str, lang: str, no_color: bool) -> str:
+    from . import output
+
+    if fmt == "json":
+        return output.to_json(report, index, lang) + "\n"  # type: ignore[arg-type]
+    if fmt == "markdown":
+        return output.to_markdown(report, index, lang)  # type: ignore[arg-type]
+    if fmt == "html":
+        return output.to_html(report, index, lang)  # type: ignore[arg-type]
+    colour = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
+    return output.to_text(report, index, lang, colour)  # type: ignore[arg-type]
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0

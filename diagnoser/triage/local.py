@@ -1,0 +1,65 @@
+"""The local engine: every file scanned in this process, or in `jobs` worker processes."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from ..index import Index, load_index
+from .grouping import FileResult, Report, report, scan_file
+from .inputs import display_name
+
+_COMPRESSED = (".gz", ".zst")
+
+
+def run(
+    paths: list[str],
+    index: Index,
+    jobs: int = 1,
+    kb: Path | None = None,
+    on_read: Callable[[int], None] | None = None,
+) -> Report:
+    """Scan `paths` (already expanded) and group what they hold. `on_read` hears of every byte
+    read from the disk, for a progress bar."""
+    tasks = [(path, kb) for path in paths]
+    if jobs <= 1 or len(paths) <= 1:
+        results = [_scan(task, index, on_read) for task in tasks]
+    else:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(min(jobs, len(paths))) as pool:
+            results = []
+            for result, size in pool.imap(_scan_in_worker, tasks):
+                results.append(result)
+                if on_read:
+                    on_read(size)
+    return report(results)
+
+
+def _scan(
+    task: tuple[str, Path | None], index: Index, on_read: Callable[[int], None] | None
+) -> FileResult:
+    path = task[0]
+    compressed = path.endswith(_COMPRESSED)
+    result = scan_file(path, index, None if compressed else on_read, display_name(path))
+    if compressed and on_read:
+        on_read(_size(path))
+    return result
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
+
+
+_worker_index: Index | None = None
+
+
+def _scan_in_worker(task: tuple[str, Path | None]) -> tuple[FileResult, int]:
+    global _worker_index
+    if _worker_index is None:  # once per worker process: the index is cached on disk
+        _worker_index = load_index(task[1])
+    return _scan(task, _worker_index, None), _size(task[0])
