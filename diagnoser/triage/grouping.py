@@ -24,7 +24,7 @@ from ..parse import Error, Trace, parse
 from ..symptoms import detect
 from ..training_log import read as read_training_log
 from .inputs import InputError, open_binary
-from .origin import Rank, rank_from_path, rank_prefix, root_cause, timestamp
+from .origin import Rank, by_rank, rank_from_path, root_cause, timestamp
 from .segment import BLOCK, segments
 
 # What a rank prints when another one failed first: the peer went away, a collective timed out
@@ -180,21 +180,19 @@ def _segment_groups(
     index: Index,
 ) -> Iterator[Group]:
     """The segment's lines split by the rank that printed them; each rank's part parsed alone."""
-    by_rank: dict[Rank | None, list[tuple[int, str]]] = {}
-    for i, line in enumerate(lines):
-        rank, cut = rank_prefix(line)
-        while cut:  # torchrun --tee nests them: `[default1]:[rank1]: Traceback ...`
-            line = line[cut:]
-            _, cut = rank_prefix(line)
-        by_rank.setdefault(path_rank if rank is None else rank, []).append((first_line + i, line))
-    for rank, numbered in by_rank.items():
+    lines = list(lines)
+    parts = {
+        rank: [(first_line + i, lines[i]) for i in indices]
+        for rank, indices in by_rank(lines, path_rank).items()
+    }
+    for rank, numbered in parts.items():
         text = "\n".join(line for _, line in numbered)
         cursor = 0
         for error_no, err in enumerate(parse(text).errors):
             if err.exc_type is None and not err.frames and err.kind == "exception":
                 continue  # parse()'s "the whole text" when it found no error: not one here
             cursor = _locate(err, numbered, cursor)
-            lineno, line = numbered[cursor]
+            lineno = numbered[cursor][0]
             seen = Seen(file, lineno, rank, _time_before(numbered, cursor))
             cursor += 1
             yield _group(err, index, seen, text, error_no)

@@ -45,7 +45,7 @@ def rank_from_path(path: str) -> Rank | None:
     parent = os.path.basename(os.path.dirname(path))
     m = _FILE_RANK.search(name) or _FILE_RANK.search(parent)
     node = _NODE.search(parent) or _NODE.search(name)
-    if m and node and node.start() != m.start():
+    if m and node:  # a local rank on a node: the global rank is not printed, the label says it
         return f"node{int(node.group(1))}/{m.group(0)}"
     if m:
         return int(m.group(1))
@@ -65,6 +65,20 @@ def rank_prefix(line: str) -> tuple[Rank | None, int]:
     who = tag.group("who") or tag.group("who2") or tag.group("who3")
     digits = re.match(r"\D*(\d+)", who)
     return (int(digits.group(1)) if digits else who), tag.end()
+
+
+def by_rank(lines: list[str], default: Rank | None = None) -> dict[Rank | None, list[int]]:
+    """Which lines each process printed (by index), their prefixes cut off in place: interleaved
+    output from several ranks read as one block per rank. Unprefixed lines belong to `default`."""
+    out: dict[Rank | None, list[int]] = {}
+    for i, line in enumerate(lines):
+        rank, cut = rank_prefix(line)
+        while cut:  # torchrun --tee nests them: `[default1]:[rank1]: Traceback ...`
+            line = line[cut:]
+            _, cut = rank_prefix(line)
+        lines[i] = line
+        out.setdefault(default if rank is None else rank, []).append(i)
+    return out
 
 
 def timestamp(line: str, year: int | None = None) -> datetime | None:

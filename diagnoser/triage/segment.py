@@ -17,6 +17,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from ..cleanup import decode
+from .origin import by_rank
+
 BLOCK = 1 << 20
 # Each error layout parse.py knows prints one of these: a traceback's header, its exception line
 # (`...Error`, `...Exception`, `...Warning`), a C++ `what():` after "c10::Error", "Exception
@@ -178,7 +181,7 @@ def read_log(stream: BinaryIO, keep: int) -> bytes:
     seen: set[bytes] = set()
     size = 0
     for seg in segments(tail):  # type: ignore[arg-type]
-        text = b"\n".join(seg.lines)
+        text = _one_block_per_rank(seg.lines)
         shape = _DIGITS.sub(b"0", text)  # the same error again, with other numbers
         if shape not in seen and size + len(text) <= MAX_EARLIER:
             seen.add(shape)
@@ -190,3 +193,12 @@ def read_log(stream: BinaryIO, keep: int) -> bytes:
 
 
 _DIGITS = re.compile(rb"\d+")
+
+
+def _one_block_per_rank(raw: tuple[bytes, ...]) -> bytes:
+    """The segment with its ranks' interleaved lines regrouped and their prefixes cut off: as
+    plain text it stays where it is in the log, in front of the end (cleanup.py moves lines that
+    still carry a rank prefix behind the unprefixed ones)."""
+    lines = decode(b"\n".join(raw)).split("\n")
+    blocks = ["\n".join(lines[i] for i in indices) for indices in by_rank(lines).values()]
+    return "\n\n".join(blocks).encode("utf-8")

@@ -18,6 +18,8 @@ not for one file larger than a task's memory (use the local engine for that).
 from __future__ import annotations
 
 import io
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +65,9 @@ def triage_spark(
     """What `diagnoser triage --engine spark` prints: the local engine's Report, read by Spark."""
     if spark is None:
         from pyspark.sql import SparkSession
+
+        # a local session's workers run this interpreter, which has diagnoser installed
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
 
         spark = SparkSession.builder.appName("diagnoser-triage").getOrCreate()
     kb_arg = str(kb) if kb else None
