@@ -39,7 +39,9 @@ _FOLLOWER = re.compile(
     r"|NCCL communicator was aborted|DistNetworkError",
 )
 _MAX_SEGMENT_TEXT = 64_000  # the first occurrence's text kept per group, for its full diagnosis
-_SYMPTOM_TAIL = 1 << 20  # the end of each file, where a training log's symptoms show
+# The end of each file, where a training log's symptoms show: a few thousand lines of history.
+# Reading numbers line by line is slow; more would cost more than scanning the file for errors.
+_SYMPTOM_TAIL = 256 << 10
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,8 @@ class _Counted:
         block = self.raw.read(n)
         self.bytes += len(block)
         if block:
-            self.tail = [*self.tail[-(_SYMPTOM_TAIL // BLOCK) :], block]
+            self.tail.append(block)
+            del self.tail[: -(_SYMPTOM_TAIL // BLOCK + 2)]  # the last block may be short
         if self.on_read:
             self.on_read(len(block))
         return block
