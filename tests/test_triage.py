@@ -153,7 +153,7 @@ def test_markdown_and_text_tables(run: Run) -> None:
     assert "## First failure" in md and "### How to fix it" in md
     text = cli("triage", "--lang", "zh", str(run.console)).stdout
     assert text.splitlines()[1].startswith("* shape-matmul")
-    assert "最先出现的故障" in text and "怎么修" in text
+    assert "最早的报错：" in text and "怎么修" in text
 
 
 def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:

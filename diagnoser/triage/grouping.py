@@ -196,7 +196,12 @@ def _segment_groups(
                 continue  # parse()'s "the whole text" when it found no error: not one here
             cursor = _locate(err, numbered, cursor)
             lineno = numbered[cursor][0]
-            seen = Seen(file, lineno, rank, _time_before(numbered, cursor))
+            # the last time printed before the error: by its own rank, else by any
+            before = lines[: lineno - first_line + 1]
+            at = _time_before(numbered[: cursor + 1]) or _time_before(
+                list(zip(range(first_line, lineno + 1), before, strict=True))
+            )
+            seen = Seen(file, lineno, rank, at)
             cursor += 1
             yield _group(err, index, seen, text, error_no)
 
@@ -211,9 +216,9 @@ def _locate(err: Error, numbered: list[tuple[int, str]], cursor: int) -> int:
     return min(cursor, len(numbered) - 1)
 
 
-def _time_before(numbered: list[tuple[int, str]], at: int) -> datetime | None:
-    for i in range(at, -1, -1):
-        found = timestamp(numbered[i][1])
+def _time_before(numbered: list[tuple[int, str]]) -> datetime | None:
+    for _, line in reversed(numbered):
+        found = timestamp(line)
         if found:
             return found
     return None

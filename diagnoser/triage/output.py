@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import json
+from datetime import datetime
 from typing import Any
 
 from .. import render
@@ -22,17 +23,18 @@ _WORDS: dict[str, dict[str, str]] = {
     "first_seen": {"en": "first seen", "zh": "首次出现"},
     "explanation": {"en": "explanation", "zh": "说明"},
     "unknown": {"en": "(no entry)", "zh": "（无条目）"},
-    "first_failure": {"en": "First failure", "zh": "最先出现的故障"},
-    "follower": {"en": "follows from the first failure", "zh": "由最先出现的故障引起"},
+    "first_failure": {"en": "First failure: ", "zh": "最早的报错："},
+    "follower": {"en": " (follows from the first failure)", "zh": "（由最早的报错引起）"},
     "none": {
         "en": "No error or symptom found.",
         "zh": "没有发现报错或症状。",
     },
     "summary": {
         "en": "{groups} groups in {files} files ({size})",
-        "zh": "{files} 个文件（{size}）中共 {groups} 组",
+        "zh": "{files} 个文件（{size}）里共有 {groups} 类问题",
     },
-    "timeline": {"en": "Failures per rank, in order", "zh": "各 rank 的故障，按先后顺序"},
+    "of_rank": {"en": ", rank {rank}", "zh": "，rank {rank}"},
+    "timeline": {"en": "Failures per rank, in order", "zh": "各 rank 的报错时间线"},
     "title": {"en": "diagnoser triage", "zh": "diagnoser triage"},
 }
 
@@ -63,15 +65,19 @@ def _size(n: int) -> str:
     return str(n)
 
 
+def _time_text(at: datetime) -> str:
+    return at.isoformat(sep=" ", timespec="milliseconds" if at.microsecond else "seconds")
+
+
 def _seen_text(g: Group) -> str:
     where = f"{g.first.file}:{g.first.line}" if g.first.line else g.first.file
-    return where + (f" {g.first.time.isoformat(sep=' ')}" if g.first.time else "")
+    return where + (f" {_time_text(g.first.time)}" if g.first.time else "")
 
 
 def _explain(g: Group, index: Index, lang: str, role: str | None = None) -> str:
     entry = index.by_id.get(g.id) if g.id else None
     said = entry.title[lang] if entry else g.message
-    return said + (f" ({_w('follower', lang)})" if role == "follower" else "")
+    return said + (_w("follower", lang) if role == "follower" else "")
 
 
 def first_diagnosis(g: Group, index: Index) -> Diagnosis:
@@ -120,8 +126,8 @@ def to_text(report: Report, index: Index, lang: str, colour: bool = False) -> st
     out += ["", _summary(report, lang)]
     if report.first_failure is not None:
         g = report.first_failure
-        rank = f", rank {g.first.rank}" if g.first.rank is not None else ""
-        out += ["", f"* {_w('first_failure', lang)}: {_seen_text(g)}{rank}", ""]
+        rank = "" if g.first.rank is None else _w("of_rank", lang).format(rank=g.first.rank)
+        out += ["", f"* {_w('first_failure', lang)}{_seen_text(g)}{rank}", ""]
         out.append(render.to_text(first_diagnosis(g, index), lang, colour=colour).rstrip())
     return "\n".join(out) + "\n"
 
@@ -143,7 +149,7 @@ def to_markdown(report: Report, index: Index, lang: str) -> str:
     out += ["", _summary(report, lang)]
     if report.first_failure is not None:
         g = report.first_failure
-        out += ["", f"## {_w('first_failure', lang)}: `{_seen_text(g)}`", ""]
+        out += ["", f"## {_w('first_failure', lang)}`{_seen_text(g)}`", ""]
         out.append(render.to_markdown(first_diagnosis(g, index), lang))
     return "\n".join(out).rstrip() + "\n"
 
@@ -244,7 +250,7 @@ def _timeline(report: Report, lang: str) -> str:
         x, y = left + step * (k + 1), 20 + row[rank] * height
         label = f"{g.id or g.message[:60]} · rank {rank} · {seen.file}:{seen.line}"
         if seen.time:
-            label += f" · {seen.time.isoformat(sep=' ')}"
+            label += f" · {_time_text(seen.time)}"
         r = 8 if g is report.first_failure else 5
         out.append(
             f'<circle class="failure" cx="{x}" cy="{y}" r="{r}" fill="{_colour(i)}" '
@@ -274,7 +280,7 @@ def to_html(report: Report, index: Index, lang: str) -> str:
     if report.first_failure is not None:
         g = report.first_failure
         text = render.to_text(first_diagnosis(g, index), lang)
-        body.append(f"<h2>{_w('first_failure', lang)}: {html.escape(_seen_text(g))}</h2>")
+        body.append(f"<h2>{_w('first_failure', lang)}{html.escape(_seen_text(g))}</h2>")
         body.append(f'<pre id="diagnosis">{html.escape(text)}</pre>')
     return (
         f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
