@@ -34,6 +34,7 @@ bench: $(VENV)/.installed
 	$(BIN)/python bench/bench.py
 	$(BIN)/python bench/lint_bench.py
 	$(BIN)/python bench/hook.py
+	$(BIN)/python bench/triage_bench.py
 
 # The bilingual guide: pages are generated from kb/ by hooks/kb_pages.py on every build.
 site: $(VENV)/.installed

@@ -64,6 +64,10 @@ def main(argv: list[str]) -> int:
                 file=sys.stderr,
             )
             return EXIT_USAGE
+        except Exception as e:  # Py4J / Spark errors (no such path, no Java): one line, no trace
+            first = str(e).strip().split("\n", 1)[0]
+            print(f"diagnoser triage: spark: {type(e).__name__}: {first}", file=sys.stderr)
+            return EXIT_USAGE
     else:
         from . import local
         from .progress import progress_for

@@ -30,7 +30,7 @@ _WORDS: dict[str, dict[str, str]] = {
         "zh": "没有发现报错或症状。",
     },
     "summary": {
-        "en": "{groups} groups in {files} files ({size})",
+        "en": "{groups} groups, {files} file(s), {size}",
         "zh": "{files} 个文件（{size}）里共有 {groups} 类问题",
     },
     "of_rank": {"en": ", rank {rank}", "zh": "，rank {rank}"},
