@@ -270,6 +270,30 @@ def test_segments_keep_exact_line_numbers_across_blocks(run: Run, monkeypatch: A
             assert list(seg.lines) == lines[start : start + len(seg.lines)]
 
 
+def test_progress_bar_only_on_a_terminal_after_a_second(monkeypatch: Any) -> None:
+    import io
+
+    from diagnoser.triage import progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    assert progress.progress_for(100, io.StringIO()) is None  # not a terminal: nothing
+    clock = [1000.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: clock[0])
+    screen = Terminal()
+    bar = progress.progress_for(100, screen)
+    assert bar is not None
+    bar(10)
+    assert screen.getvalue() == ""  # under a second: quiet
+    clock[0] += 1.5
+    bar(40)
+    assert "50%" in screen.getvalue()
+    bar.close()
+    assert screen.getvalue().endswith("\r")
+
+
 # -- HTML, in a real browser ----------------------------------------------------------------------
 
 CHROMIUM = Path("/usr/bin/chromium")

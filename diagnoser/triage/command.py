@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="diagnoser triage",
         description="Read every byte of many logs (files, folders, globs, .gz, .zst), group the "
         "errors and symptoms they hold, and say which failure came first across ranks.",
+        epilog="exit codes: 0 something was found, 1 nothing was, 2 bad usage or no input",
     )
     parser.add_argument("paths", nargs="+", help="files, folders (read recursively) or globs")
     fmt = parser.add_mutually_exclusive_group()
@@ -65,8 +67,7 @@ def main(argv: list[str]) -> int:
             )
             return EXIT_USAGE
         except Exception as e:  # Py4J / Spark errors (no such path, no Java): one line, no trace
-            first = str(e).strip().split("\n", 1)[0]
-            print(f"diagnoser triage: spark: {type(e).__name__}: {first}", file=sys.stderr)
+            print(f"diagnoser triage: spark: {_spark_reason(e)}", file=sys.stderr)
             return EXIT_USAGE
     else:
         from . import local
@@ -101,6 +102,16 @@ def _render(report: object, index: object, fmt: str, lang: str, no_color: bool) 
         return output.to_html(report, index, lang)  # type: ignore[arg-type]
     colour = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     return output.to_text(report, index, lang, colour)  # type: ignore[arg-type]
+
+
+def _spark_reason(e: Exception) -> str:
+    """The Java exception's own line ("InvalidInputException: Input Pattern ... matches 0
+    files") rather than Py4J's "An error occurred while calling ..."."""
+    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    for line in lines[1:]:
+        if re.match(r"[\w.$]+(?:Exception|Error): ", line):
+            return line
+    return f"{type(e).__name__}: {lines[0] if lines else ''}"
 
 
 def _size(path: str) -> int:

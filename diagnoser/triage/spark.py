@@ -25,7 +25,7 @@ from typing import Any
 
 from ..index import Index, load_index
 from .grouping import FileResult, Report, report, scan_binary
-from .inputs import decompressed
+from .inputs import decompressed, display_name
 from .origin import rank_from_path
 
 # One row per group, in order of first occurrence (`order`); `role` is "first_failure",
@@ -38,8 +38,8 @@ SCHEMA = (
 
 
 def _local_name(url: str) -> str:
-    """`file:/tmp/x.log` as the local engine names it, `/tmp/x.log`; other URLs unchanged."""
-    return url[len("file:") :] if url.startswith("file:") else url
+    """`file:/tmp/x.log` as the local engine names it (display_name); other URLs unchanged."""
+    return display_name(url[len("file:") :]) if url.startswith("file:") else url
 
 
 def _scan(item: tuple[str, bytes], kb: str | None) -> FileResult:
