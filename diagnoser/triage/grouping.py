@@ -38,7 +38,6 @@ _FOLLOWER = re.compile(
     r"|(?:[Tt]imed? ?out|[Tt]imeout)[^\n]{0,200}?(?:gloo|nccl|c10d|collective|store|rendezvous)"
     r"|NCCL communicator was aborted|DistNetworkError",
 )
-_MAX_SEGMENT_TEXT = 64_000  # the first occurrence's text kept per group, for its full diagnosis
 # The end of each file, where a training log's symptoms show: a few thousand lines of history.
 # Reading numbers line by line is slow; more would cost more than scanning the file for errors.
 _SYMPTOM_TAIL = 256 << 10
@@ -71,8 +70,8 @@ class Group:
     follower: bool
     message: str  # the first occurrence's first line
     first: Seen
-    segment: str  # the first occurrence's text (its rank's lines), parse()d again to diagnose it
-    error_no: int  # which of parse(segment).errors it is; -1 for a symptom
+    error: Error | None  # the first occurrence, diagnosed in full for the first failure; None
+    # for a symptom
     count: int = 1
     by_rank: dict[Rank, Seen] = field(default_factory=dict)  # each rank's first occurrence
     files: dict[str, None] = field(default_factory=dict)  # ordered set
@@ -89,7 +88,7 @@ class Group:
                 self.by_rank[rank] = seen
         self.files.update(other.files)
         if other.first.before(self.first):
-            self.first, self.segment, self.error_no = other.first, other.segment, other.error_no
+            self.first, self.error = other.first, other.error
             self.message = other.message
 
 
@@ -191,7 +190,7 @@ def _segment_groups(
     for rank, numbered in parts.items():
         text = "\n".join(line for _, line in numbered)
         cursor = 0
-        for error_no, err in enumerate(parse(text).errors):
+        for err in parse(text).errors:
             if err.exc_type is None and not err.frames and err.kind == "exception":
                 continue  # parse()'s "the whole text" when it found no error: not one here
             cursor = _locate(err, numbered, cursor)
@@ -203,7 +202,7 @@ def _segment_groups(
             )
             seen = Seen(file, lineno, rank, at)
             cursor += 1
-            yield _group(err, index, seen, text, error_no)
+            yield _group(err, index, seen)
 
 
 def _locate(err: Error, numbered: list[tuple[int, str]], cursor: int) -> int:
@@ -224,7 +223,7 @@ def _time_before(numbered: list[tuple[int, str]]) -> datetime | None:
     return None
 
 
-def _group(err: Error, index: Index, seen: Seen, text: str, error_no: int) -> Group:
+def _group(err: Error, index: Index, seen: Seen) -> Group:
     family, key, follower = _identify(err, index)
     kind = {"exception": "error", "assert": "error"}.get(err.kind, err.kind)
     return Group(
@@ -234,8 +233,7 @@ def _group(err: Error, index: Index, seen: Seen, text: str, error_no: int) -> Gr
         follower=follower,
         message=err.text.split("\n", 1)[0][:300],
         first=seen,
-        segment=text[:_MAX_SEGMENT_TEXT],
-        error_no=error_no,
+        error=err,
         by_rank={} if seen.rank is None else {seen.rank: seen},
         files={seen.file: None},
     )
@@ -276,8 +274,7 @@ def _symptoms(tail: bytes, result: FileResult, path_rank: Rank | None, index: In
                     follower=False,
                     message=entry.title["en"],
                     first=seen,
-                    segment="",
-                    error_no=-1,
+                    error=None,
                     by_rank={} if path_rank is None else {path_rank: seen},
                     files={result.file: None},
                 )

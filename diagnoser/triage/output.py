@@ -12,7 +12,7 @@ from .. import render
 from ..explain import explanation
 from ..index import Index
 from ..match import Diagnosis, match
-from ..parse import Trace, parse
+from ..parse import Trace
 from .grouping import Group, Report
 from .origin import Rank
 
@@ -82,10 +82,9 @@ def _explain(g: Group, index: Index, lang: str, role: str | None = None) -> str:
 
 def first_diagnosis(g: Group, index: Index) -> Diagnosis:
     """The first failure diagnosed in full, as `diagnoser` would on its rank's output."""
-    if g.error_no < 0:  # a symptom: its entry, from the file's training log
+    if g.error is None:  # a symptom has no error to diagnose
         return Diagnosis(Trace((), ""), ())
-    err = parse(g.segment).errors[g.error_no]
-    return match(Trace((err,), ""), index)
+    return match(Trace((g.error,), ""), index)
 
 
 def _rows(report: Report, index: Index, lang: str) -> list[list[str]]:
