@@ -14,7 +14,7 @@ from .i18n import LANGS, default_lang, pad
 from .index import Index, load_index
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
-COMMANDS = ("list", "show", "repro", "run", "lint", "env")
+COMMANDS = ("list", "show", "repro", "run", "lint", "env", "triage")
 FORMATS = ("text", "json", "markdown", "prompt")
 # The end of a huge log is kept whole (the error that stopped the run is printed last); of the
 # rest, only the parts that hold an error.
@@ -107,6 +107,10 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
         add_arguments(parser)
     elif command == "env":
         parser.add_argument("--json", action="store_true", help="JSON for tools")
+    elif command == "triage":
+        from .triage.command import add_arguments as add_triage_arguments
+
+        add_triage_arguments(parser)
     return parser
 
 
@@ -129,10 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             from .lint.cli import run
 
             return run(build_command_parser("lint").parse_args(argv[1:]))
-        if argv and argv[0] == "triage":
-            from .triage.command import main as triage
+        if argv and argv[0] == "triage":  # its own engines load the knowledge base
+            from .triage.command import run as triage
 
-            return triage(argv[1:])
+            return triage(build_command_parser("triage").parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:
             return _command(argv[0], build_command_parser(argv[0]).parse_args(argv[1:]))
         return _diagnose(build_parser().parse_args(argv))

@@ -19,6 +19,9 @@ COMMAND_ZH = {
     "退出码：0 没发现问题，1 有发现，2 用法错误。",
     "env": "显示运行环境（Python、torch、CUDA、GPU、驱动）并检查常见的安装问题，"
     "每个问题都链接到对应的知识库条目。",
+    "triage": "一次读完多个日志（文件、目录、glob、.gz、.zst），把其中的报错和症状归类，"
+    "并指出各个 rank 中最早出现的那个故障。"
+    "退出码：0 有发现，1 什么都没发现，2 用法错误或没有输入。",
 }
 
 # Each argument, by its English help text (or, for an argument without one, by its name).
@@ -47,6 +50,13 @@ HELP_ZH = {
     "only these codes or prefixes (TD0,TD013)": "只检查这些规则代码或前缀（如 TD0,TD013）",
     "skip these codes or prefixes": "跳过这些规则代码或前缀",
     "explain one rule and exit": "解释一条规则后退出",
+    "files, folders (read recursively) or globs": "日志文件、目录（递归读取）或 glob",
+    "files read in parallel (default: 1)": "并行读取的文件数（默认 1）",
+    "spark reads PATH-OR-URL globs (s3a://, hdfs://) on a Spark cluster "
+    "(pip install 'torch-diagnoser[spark]')": (
+        "spark：在 Spark 集群上读取路径或 URL 的 glob（s3a://、hdfs://）"
+        "（需要 pip install 'torch-diagnoser[spark]'）"
+    ),
 }
 
 

@@ -6,20 +6,19 @@ import argparse
 import os
 import re
 import sys
-from pathlib import Path
 
-from ..i18n import LANGS, default_lang
+from ..i18n import default_lang
 from .inputs import InputError, expand
 
 EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="diagnoser triage",
-        description="Read every byte of many logs (files, folders, globs, .gz, .zst), group the "
-        "errors and symptoms they hold, and say which failure came first across ranks.",
-        epilog="exit codes: 0 something was found, 1 nothing was, 2 bad usage or no input",
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """`diagnoser triage`'s own arguments (cli.py adds --lang and --kb to every command)."""
+    parser.description = (
+        "Read every byte of many logs (files, folders, globs, .gz, .zst), group the errors and "
+        "symptoms they hold, and say which failure came first across ranks. Exit codes: 0 "
+        "something was found, 1 nothing was, 2 bad usage or no input."
     )
     parser.add_argument("paths", nargs="+", help="files, folders (read recursively) or globs")
     fmt = parser.add_mutually_exclusive_group()
@@ -38,15 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(pip install 'torch-diagnoser[spark]')",
     )
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
-    parser.add_argument(
-        "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
-    )
-    parser.add_argument("--kb", type=Path, help=argparse.SUPPRESS)
-    return parser
 
 
-def main(argv: list[str]) -> int:
-    args = build_parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("diagnoser triage: -j needs a number of 1 or more", file=sys.stderr)
         return EXIT_USAGE
@@ -107,7 +100,7 @@ def _render(report: object, index: object, fmt: str, lang: str, no_color: bool) 
 def _spark_reason(e: Exception) -> str:
     """The Java exception's own line ("InvalidInputException: Input Pattern ... matches 0
     files") rather than Py4J's "An error occurred while calling ..."."""
-    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+    lines = [line.strip().lstrip(": ") for line in str(e).splitlines() if line.strip()]
     for line in lines[1:]:
         if re.match(r"[\w.$]+(?:Exception|Error): ", line):
             return line
