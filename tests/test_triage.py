@@ -168,6 +168,22 @@ def test_bad_input_is_a_clear_error(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+def test_errors_no_entry_explains_group_by_their_masked_message(tmp_path: Path) -> None:
+    """Real JSONDecodeErrors from three ranks: no entry explains them; the two with the same
+    wording at other positions are one group (id null), the third wording is another."""
+    for rank, text in enumerate(["{", '{"a": 1,', "[1, 2"]):
+        proc = subprocess.run(
+            [sys.executable, "-c", "import json, sys; json.loads(sys.argv[1])", text],
+            capture_output=True,
+            text=True,
+        )
+        (tmp_path / f"rank{rank}.log").write_text(proc.stderr)
+    groups = _triage(str(tmp_path))["groups"]
+    found = [(g["id"], g["count"], g["ranks"]) for g in groups]
+    assert found == [(None, 2, [0, 1]), (None, 1, [2])]
+    assert "Expecting property name" in groups[0]["message"]
+
+
 # -- an error in the middle of a 1 GB log --------------------------------------------------------
 
 
