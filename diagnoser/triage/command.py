@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         except InputError as e:
             print(f"diagnoser triage: {e}", file=sys.stderr)
             return EXIT_USAGE
-        bar = progress_for(sum(_size(p) for p in paths))
+        bar = progress_for(sum(local.file_size(p) for p in paths))
         try:
             report = local.run(paths, index, args.jobs, args.kb, bar)
         finally:
@@ -105,10 +105,3 @@ def _spark_reason(e: Exception) -> str:
         if re.match(r"[\w.$]+(?:Exception|Error): ", line):
             return line
     return f"{type(e).__name__}: {lines[0] if lines else ''}"
-
-
-def _size(path: str) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0

@@ -44,11 +44,11 @@ def _scan(
     compressed = path.endswith(_COMPRESSED)
     result = scan_file(path, index, None if compressed else on_read, display_name(path))
     if compressed and on_read:
-        on_read(_size(path))
+        on_read(file_size(path))
     return result
 
 
-def _size(path: str) -> int:
+def file_size(path: str) -> int:
     try:
         return os.path.getsize(path)
     except OSError:
@@ -62,4 +62,4 @@ def _scan_in_worker(task: tuple[str, Path | None]) -> tuple[FileResult, int]:
     global _worker_index
     if _worker_index is None:  # once per worker process: the index is cached on disk
         _worker_index = load_index(task[1])
-    return _scan(task, _worker_index, None), _size(task[0])
+    return _scan(task, _worker_index, None), file_size(task[0])
