@@ -184,6 +184,13 @@ def test_errors_no_entry_explains_group_by_their_masked_message(tmp_path: Path) 
     assert "Expecting property name" in groups[0]["message"]
 
 
+def test_metrics_named_like_errors_are_no_errors(tmp_path: Path) -> None:
+    log = tmp_path / "train.log"
+    log.write_text("".join(f"epoch {i}\nval_error: 0.{i}\ntrain_error: 0.{i}\n" for i in range(50)))
+    proc = cli("triage", "--json", str(log))
+    assert proc.returncode == 1 and json.loads(proc.stdout)["groups"] == []
+
+
 # -- an error in the middle of a 1 GB log --------------------------------------------------------
 
 

@@ -191,8 +191,8 @@ def _segment_groups(
         text = "\n".join(line for _, line in numbered)
         cursor = 0
         for err in parse(text).errors:
-            if err.exc_type is None and not err.frames and err.kind == "exception":
-                continue  # parse()'s "the whole text" when it found no error: not one here
+            if not _is_error(err):
+                continue
             cursor = _locate(err, numbered, cursor)
             lineno = numbered[cursor][0]
             # the last time printed before the error: by its own rank, else by any
@@ -203,6 +203,19 @@ def _segment_groups(
             seen = Seen(file, lineno, rank, at)
             cursor += 1
             yield _group(err, index, seen)
+
+
+# An exception class as Python prints it (`RuntimeError`, `torch.OutOfMemoryError`), or C++'s
+# (`c10::Error`, `std::bad_alloc`).
+_CLASS = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*$|(?:\w+::)+\w+$")
+
+
+def _is_error(err: Error) -> bool:
+    """Not parse()'s "the whole text" when it found no error, nor a log's own metric printed
+    like one (`val_error: 0.12`): a bare line counts only when it names an exception class."""
+    if err.exc_type is None:
+        return bool(err.frames) or err.kind != "exception"
+    return bool(err.frames) or bool(_CLASS.match(err.exc_type))
 
 
 def _locate(err: Error, numbered: list[tuple[int, str]], cursor: int) -> int:
