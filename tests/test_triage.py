@@ -184,6 +184,17 @@ def test_errors_no_entry_explains_group_by_their_masked_message(tmp_path: Path) 
     assert "Expecting property name" in groups[0]["message"]
 
 
+def test_symptoms_of_a_training_log(tmp_path: Path) -> None:
+    """The nan-loss reproduction's real log: a symptom group, no first failure (no exception)."""
+    proc = run_reproduction("nan-loss")
+    (tmp_path / "rank0.log").write_text(proc.stdout + proc.stderr)
+    data = _triage(str(tmp_path))
+    assert [(g["id"], g["kind"], g["ranks"]) for g in data["groups"]] == [
+        ("nan-loss", "symptom", [0])
+    ]
+    assert data["first_failure"] is None
+
+
 def test_metrics_named_like_errors_are_no_errors(tmp_path: Path) -> None:
     log = tmp_path / "train.log"
     log.write_text("".join(f"epoch {i}\nval_error: 0.{i}\ntrain_error: 0.{i}\n" for i in range(50)))
