@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import BinaryIO
@@ -165,12 +165,20 @@ def scan_binary(
 
 
 def scan_stream(stream: BinaryIO, result: FileResult, path_rank: Rank | None, index: Index) -> None:
+    latest: datetime | None = None
     for seg in segments(stream):
         lines = decode(b"\n".join(seg.lines)).split("\n")
         rank, at = root_cause(lines)
         if rank is not None and result.root_rank is None:
             result.root_rank, result.root_time = rank, at
-        for group in _segment_groups(seg.first_line, lines, result.file, path_rank, index):
+        found = _segment_groups(seg.first_line, lines, result.file, path_rank, index)
+        for group in sorted(found, key=lambda g: g.first.line or 0):
+            # An error's time is the last one printed before it, perhaps by another rank; a log
+            # never goes back in time, so an error printed later is at least as late.
+            if latest and (group.first.time is None or group.first.time < latest):
+                group.first = replace(group.first, time=latest)
+                group.by_rank = {r: group.first for r in group.by_rank}
+            latest = group.first.time or latest
             result.add(group)
 
 
