@@ -1,28 +1,48 @@
-"""torch-diagnoser: explains PyTorch errors and training symptoms from the text users paste."""
+"""torch-diagnoser: explains PyTorch errors and training symptoms from the text users paste.
+
+The public API is imported lazily, so that `import diagnoser` costs nothing until it is used:
+
+    from diagnoser import diagnose, parse
+    diagnose(text, lang=None)  # -> Report, what `diagnoser --json` prints
+    parse(text)                # -> list[ErrorReport], the errors found in the text
+
+`diagnoser.parse` is that function, not the submodule of the same name: reach the module itself
+with `from diagnoser.parse import ...` or `sys.modules["diagnoser.parse"]`.
+"""
 
 from __future__ import annotations
+
+import sys
+from types import ModuleType
 
 __version__ = "0.1.0"
 
 # Public name -> the submodule that defines it, imported on first use: `import diagnoser` must
-# not import torch, which these need.
+# not import torch, which the runtime helpers need. A new export is one line here (and one in the
+# TYPE_CHECKING block below, for type checkers).
 _EXPORTS = {
+    "diagnose": "api",
+    "parse": "api",
+    "Report": "report",
+    "MatchReport": "report",
+    "ErrorReport": "report",
+    "Where": "report",
     "preflight": "runtime.preflight",
     "watch": "runtime.watch",
     "set_seed": "runtime.helpers",
     "lr_find": "runtime.helpers",
     "overfit_one_batch": "runtime.helpers",
     "DiagnoserCallback": "runtime.lightning_callback",
-    "install": "live.hook",
-    "load_ipython_extension": "live.ipython",  # `%load_ext diagnoser`
-    "unload_ipython_extension": "live.ipython",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .live.hook import install as install
-    from .live.ipython import load_ipython_extension as load_ipython_extension
-    from .live.ipython import unload_ipython_extension as unload_ipython_extension
+    from .api import diagnose as diagnose
+    from .api import parse as parse
+    from .report import ErrorReport as ErrorReport
+    from .report import MatchReport as MatchReport
+    from .report import Report as Report
+    from .report import Where as Where
     from .runtime.helpers import lr_find as lr_find
     from .runtime.helpers import overfit_one_batch as overfit_one_batch
     from .runtime.helpers import set_seed as set_seed
@@ -44,3 +64,15 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_EXPORTS})
+
+
+class _Package(ModuleType):
+    def __setattr__(self, name: str, value: object) -> None:
+        # Importing a submodule binds it on its package: diagnoser.parse (the module) would hide
+        # the function diagnoser.parse. Exported names keep their function.
+        if name in _EXPORTS and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

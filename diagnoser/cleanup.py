@@ -8,7 +8,6 @@ HTML or one line. `normalise(text)` gives back plain lines that parse.py can rea
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from collections.abc import Iterator
@@ -123,6 +122,8 @@ def _unwrap(text: str) -> str:
         text = text.replace("\\'", "'").replace('\\"', '"')
         text = _REPR_EXC.sub(r"\1: ", text)
     if re.search(r"&(?:lt|gt|amp|quot|#39|#x27);", text):
+        import html  # its table of entities is a cost only HTML-escaped text should pay
+
         text = html.unescape(text)
     return text
 

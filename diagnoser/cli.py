@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
-from typing import BinaryIO
 
 from . import __version__
 from .groups import GROUPS
 from .i18n import LANGS, default_lang, pad
 from .index import Index, load_index
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
 COMMANDS = ("list", "show", "repro", "run", "lint", "env", "triage")
@@ -49,7 +51,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
     )
-    parser.add_argument("--kb", type=Path, help=argparse.SUPPRESS)  # another kb/ directory (tests)
+    parser.add_argument("--kb", help=argparse.SUPPRESS)  # another kb/ directory (tests)
 
 
 def build_parser() -> argparse.ArgumentParser:

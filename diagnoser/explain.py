@@ -18,9 +18,10 @@ class _Missing(dict[str, str]):
 
 def _templates(match: Match) -> list[dict[str, str]]:
     if match.signature is not None:
-        return [match.signature.explain] if match.signature.explain else []
-    if match.method == "log" and match.entry.symptoms:
-        return list(match.entry.symptoms["evidence"])
+        explain = match.entry.explain_templates(match.signature)
+        return [explain] if explain else []
+    if match.method == "log":
+        return list(match.entry.evidence)
     return []
 
 

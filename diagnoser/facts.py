@@ -4,7 +4,7 @@ the text path leaves it empty."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from .records import dataclass
 
 
 @dataclass(frozen=True)

@@ -1,129 +1,268 @@
 """The compiled knowledge base the diagnoser reads at start-up.
 
-kb/*.yaml is validated with pydantic (schema.py) once and written as one JSON file in the user's
-cache directory, named after a hash of the YAML files and of the code that compiles them; a
-changed kb/ therefore gets a new name, so a stale index can never be read. Start-up then costs
-one small json.load: no YAML parsing, no pydantic.
+kb/*.yaml is validated with pydantic (schema.py) once and written to the user's cache directory
+as two files, so that start-up reads only what matching needs:
+
+- `index-KEY.json`: per entry its id, kind, group, signatures (pattern, exception types, the
+  literal each pattern needs) and symptom patterns, plus the typo vocabulary: one small json.load;
+- `index-KEY.texts`: per entry one JSON record with its texts (title, cause, fix, explanations,
+  examples, reproduction...), read one record at a time, only for the entries that are shown.
+
+KEY comes from the size and modification time of every kb/*.yaml file and of the code that
+compiles them (as Python's own .pyc files do), so a changed kb/ gets a new key and a stale index
+is never read, and start-up reads no YAML and hashes no file contents. Nothing here imports
+pathlib, hashlib, typing or dataclasses: each costs milliseconds a start-up cannot afford.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import tempfile
-from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import Path
-from typing import Any
+import zlib
 
 from . import __version__
 
-_HERE = Path(__file__).resolve().parent
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+# The code that decides the index's shape: a change to it recompiles the index.
+_COMPILER = ("schema.py", "index.py", "groups.py", "symptoms.py", "anchor.py")
+
+
+def _default_kb() -> str:
+    """kb/ as shipped in the wheel (diagnoser/kb), else the source checkout's top-level kb/."""
+    packaged = os.path.join(_HERE, "kb")
+    return packaged if os.path.isdir(packaged) else os.path.join(os.path.dirname(_HERE), "kb")
 
 
 def kb_dir() -> Path:
-    """kb/ as shipped in the wheel (diagnoser/kb), else the source checkout's top-level kb/."""
-    packaged = _HERE / "kb"
-    return packaged if packaged.is_dir() else _HERE.parent / "kb"
+    from pathlib import Path
+
+    return Path(_default_kb())
 
 
 def reproductions_dir() -> Path:
-    packaged = _HERE / "reproductions"
-    return packaged if packaged.is_dir() else _HERE.parent / "reproductions"
+    from pathlib import Path
+
+    packaged = Path(_HERE) / "reproductions"
+    return packaged if packaged.is_dir() else Path(_HERE).parent / "reproductions"
 
 
-@dataclass(frozen=True)
 class Signature:
-    pattern: str
-    exceptions: tuple[str, ...] = ()
-    unless: str | None = None
-    torch: str | None = None
-    explain: dict[str, str] | None = None
-    # Lower-cased text every match contains (anchor.py); None when the pattern has none.
-    anchor: str | None = None
+    """One wording of an entry's error, as matching needs it. Its explanation templates are text,
+    read with the entry's other texts (Entry.explain_templates)."""
 
-    @cached_property
+    __slots__ = ("_regex", "_unless_regex", "anchor", "exceptions", "pattern", "torch", "unless")
+
+    def __init__(
+        self,
+        pattern: str,
+        exceptions: tuple[str, ...] = (),
+        unless: str | None = None,
+        torch: str | None = None,
+        anchor: str | None = None,
+    ) -> None:
+        self.pattern = pattern
+        self.exceptions = exceptions
+        self.unless = unless
+        self.torch = torch
+        # Lower-cased text every match contains (anchor.py); None when the pattern has none.
+        self.anchor = anchor
+        self._regex: re.Pattern[str] | None = None
+        self._unless_regex: re.Pattern[str] | None = None
+
+    @property
     def regex(self) -> re.Pattern[str]:
-        return re.compile(self.pattern, re.IGNORECASE)
+        if self._regex is None:  # compiled on first use: most signatures never are
+            self._regex = re.compile(self.pattern, re.IGNORECASE)
+        return self._regex
 
-    @cached_property
+    @property
     def unless_regex(self) -> re.Pattern[str] | None:
-        return re.compile(self.unless, re.IGNORECASE) if self.unless else None
+        if self.unless and self._unless_regex is None:
+            self._unless_regex = re.compile(self.unless, re.IGNORECASE)
+        return self._unless_regex
+
+    def __repr__(self) -> str:
+        return f"Signature({self.pattern!r})"
 
 
-@dataclass(frozen=True)
 class Entry:
-    id: str
-    kind: str
-    group: str
-    title: dict[str, str]
-    cause: dict[str, str]
-    fix: dict[str, str]
-    reproduction: dict[str, Any]
-    signatures: tuple[Signature, ...] = ()
-    symptoms: dict[str, Any] | None = None
-    examples: tuple[str, ...] = ()
-    see_also: tuple[str, ...] = ()
+    """An entry as matching needs it; its texts are read from the cache when first asked for."""
 
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Entry:
-        return cls(
-            **{
-                **d,
-                "signatures": tuple(
-                    Signature(**{**s, "exceptions": tuple(s["exceptions"])})
-                    for s in d["signatures"]
-                ),
-                "examples": tuple(d["examples"]),
-                "see_also": tuple(d["see_also"]),
-            }
-        )
+    __slots__ = ("_span", "_store", "_texts", "group", "id", "kind", "signatures", "symptoms")
+
+    def __init__(
+        self,
+        id: str,
+        kind: str,
+        group: str,
+        signatures: tuple[Signature, ...],
+        symptoms: dict[str, Any] | None,
+        store: _TextStore,
+        span: tuple[int, int],
+    ) -> None:
+        self.id, self.kind, self.group = id, kind, group
+        self.signatures = signatures
+        # {"patterns": [...], "log_signal": name or None} for a symptom entry
+        self.symptoms = symptoms
+        self._store, self._span = store, span
+        self._texts: dict[str, Any] | None = None
+
+    def __repr__(self) -> str:
+        return f"Entry({self.id!r})"
+
+    @property
+    def texts(self) -> dict[str, Any]:
+        if self._texts is None:
+            self._texts = self._store.read(self.id, self._span)
+        return self._texts
+
+    @property
+    def title(self) -> dict[str, str]:
+        return self.texts["title"]  # type: ignore[no-any-return]
+
+    @property
+    def cause(self) -> dict[str, str]:
+        return self.texts["cause"]  # type: ignore[no-any-return]
+
+    @property
+    def fix(self) -> dict[str, str]:
+        return self.texts["fix"]  # type: ignore[no-any-return]
+
+    @property
+    def reproduction(self) -> dict[str, Any]:
+        return self.texts["reproduction"]  # type: ignore[no-any-return]
+
+    @property
+    def examples(self) -> tuple[str, ...]:
+        return tuple(self.texts["examples"])
+
+    @property
+    def see_also(self) -> tuple[str, ...]:
+        return tuple(self.texts["see_also"])
+
+    @property
+    def evidence(self) -> list[dict[str, str]]:
+        """A symptom's templates that quote the values read from the log."""
+        return self.texts["evidence"]  # type: ignore[no-any-return]
+
+    def explain_templates(self, signature: Signature) -> dict[str, str] | None:
+        """The explanation of one of this entry's signatures, in both languages, if it has one."""
+        position = next(i for i, s in enumerate(self.signatures) if s is signature)
+        return self.texts["explain"][position]  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: caches key on the loaded index
 class Index:
-    entries: tuple[Entry, ...]
-    by_id: dict[str, Entry] = field(repr=False)
-    # The English words of the symptom phrases, which typos in a sentence are corrected towards.
-    vocabulary: frozenset[str] = field(default=frozenset(), repr=False)
+    """Hashed by identity (object's default): caches key on the loaded index."""
 
-    @classmethod
-    def from_data(cls, data: dict[str, Any]) -> Index:
-        entries = [Entry.from_dict(d) for d in data["entries"]]
-        return cls(tuple(entries), {e.id: e for e in entries}, frozenset(data["vocabulary"]))
+    __slots__ = (
+        "__weakref__",
+        "_automaton",
+        "_pairs",
+        "_unanchored",
+        "by_id",
+        "entries",
+        "vocabulary",
+    )
+
+    def __init__(self, entries: tuple[Entry, ...], vocabulary: frozenset[str]) -> None:
+        self.entries = entries
+        self.by_id = {e.id: e for e in entries}
+        # The English words of the symptom phrases, which typos in a sentence are corrected towards.
+        self.vocabulary = vocabulary
+        self._automaton: Any = None
+
+    def candidates(self, lowered: str) -> list[tuple[Entry, Signature]]:
+        """The signatures whose anchor occurs in `lowered` (lower-cased text), or that have none,
+        in the knowledge base's order. One Aho-Corasick pass finds every anchor at once, so the
+        cost grows with the text, not with the number of signatures."""
+        if self._automaton is None:
+            self._compile_anchors()
+        found = set(self._unanchored)
+        if self._automaton is not False:
+            for _end, positions in self._automaton.iter(lowered):
+                found.update(positions)
+        pairs = self._pairs
+        return [pairs[i] for i in sorted(found)]
+
+    def _compile_anchors(self) -> None:
+        import ahocorasick
+
+        self._pairs = [(e, s) for e in self.entries for s in e.signatures]
+        by_anchor: dict[str, list[int]] = {}
+        self._unanchored = []
+        for i, (_, sig) in enumerate(self._pairs):
+            if sig.anchor:
+                by_anchor.setdefault(sig.anchor, []).append(i)
+            else:
+                self._unanchored.append(i)
+        if not by_anchor:  # an automaton without words cannot search
+            self._automaton = False
+            return
+        automaton = ahocorasick.Automaton()
+        for anchor, positions in by_anchor.items():
+            automaton.add_word(anchor, tuple(positions))
+        automaton.make_automaton()
+        self._automaton = automaton
 
 
-def _fingerprint(kb: Path) -> str:
-    h = hashlib.sha256(f"{__version__}\0".encode())
-    for code in (
-        "schema.py",
-        "index.py",
-        "groups.py",
-        "symptoms.py",
-    ):  # the code that decides the index's shape
-        h.update((_HERE / code).read_bytes())
-    for path in sorted(kb.glob("*.yaml")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    return h.hexdigest()[:20]
+class _TextStore:
+    """The texts file of one index: each entry's record is read alone, by its byte span."""
+
+    def __init__(self, path: str, kb: str, texts: dict[str, dict[str, Any]] | None = None) -> None:
+        self.path, self.kb = path, kb
+        self._compiled = texts  # in memory when the cache could not be written or read back
+
+    def read(self, entry_id: str, span: tuple[int, int]) -> dict[str, Any]:
+        if self._compiled is None:
+            try:
+                with open(self.path, "rb") as f:
+                    f.seek(span[0])
+                    record: dict[str, Any] = json.loads(f.read(span[1]))
+                if record.get("id") == entry_id:
+                    return record
+            except (OSError, ValueError):
+                pass
+            # Another kb/ compiled into the same cache directory replaced this index meanwhile.
+            self._compiled = _split(compile_kb(self.kb))[1]
+        return self._compiled[entry_id]
 
 
-def cache_dir() -> Path:
+def _stamp(kb: str) -> str:
+    """What the index is compiled from: the version, then name, size and modification time of
+    the compiling code and of each kb/*.yaml, and kb/'s own path."""
+    parts = [__version__, os.path.abspath(kb)]
+    for name in _COMPILER:
+        st = os.stat(os.path.join(_HERE, name))
+        parts.append(f"{name} {st.st_size} {st.st_mtime_ns}")
+    with os.scandir(kb) as found:
+        files = sorted((e.name, e.stat()) for e in found if e.name.endswith(".yaml"))
+    parts += (f"{name} {st.st_size} {st.st_mtime_ns}" for name, st in files)
+    return "\n".join(parts)
+
+
+def cache_dir() -> str:
     explicit = os.environ.get("DIAGNOSER_CACHE_DIR")
     if explicit:
-        return Path(explicit)
+        return explicit
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "torch-diagnoser"
+    return os.path.join(base, "torch-diagnoser")
 
 
-def compile_kb(kb: Path) -> dict[str, Any]:
+def compile_kb(kb: Path | str) -> dict[str, Any]:
     """Validate kb/ (raises schema.KBError) and return the index as plain JSON data."""
+    from pathlib import Path
+
     from .anchor import required_literal
     from .schema import load_kb  # pydantic, YAML and rapidfuzz only when the index is (re)built
     from .symptoms import clean_vocabulary
 
-    entries = load_kb(kb)
+    entries = load_kb(Path(kb))
     words = [
         word
         for e in entries
@@ -142,27 +281,103 @@ def compile_kb(kb: Path) -> dict[str, Any]:
     }
 
 
-def load_index(kb: Path | None = None) -> Index:
-    kb = kb or kb_dir()
-    key = _fingerprint(kb)
-    cached = cache_dir() / f"index-{key}.json"
-    try:
-        data = json.loads(cached.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        data = compile_kb(kb)
-        _write_cache(cached, data)
-    return Index.from_data(data)
+def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """Compiled data -> (what matching reads at start-up, each entry's texts by id)."""
+    entries, texts = [], {}
+    for e in data["entries"]:
+        symptoms = e["symptoms"]
+        texts[e["id"]] = {
+            "id": e["id"],
+            "title": e["title"],
+            "cause": e["cause"],
+            "fix": e["fix"],
+            "reproduction": e["reproduction"],
+            "examples": e["examples"],
+            "see_also": e["see_also"],
+            "explain": [s["explain"] for s in e["signatures"]],
+            "evidence": symptoms["evidence"] if symptoms else [],
+        }
+        entries.append(
+            {
+                "id": e["id"],
+                "kind": e["kind"],
+                "group": e["group"],
+                "signatures": [
+                    {k: s[k] for k in ("pattern", "exceptions", "unless", "torch", "anchor")}
+                    for s in e["signatures"]
+                ],
+                "symptoms": symptoms
+                and {"patterns": symptoms["patterns"], "log_signal": symptoms["log_signal"]},
+            }
+        )
+    return {"entries": entries, "vocabulary": data["vocabulary"]}, texts
 
 
-def _write_cache(path: Path, data: dict[str, Any]) -> None:
-    """Best effort: an unwritable cache only costs speed, never a diagnosis."""
+def _build(data: dict[str, Any], store: _TextStore) -> Index:
+    entries = tuple(
+        Entry(
+            e["id"],
+            e["kind"],
+            e["group"],
+            tuple(
+                Signature(
+                    s["pattern"], tuple(s["exceptions"]), s["unless"], s["torch"], s["anchor"]
+                )
+                for s in e["signatures"]
+            ),
+            e["symptoms"],
+            store,
+            tuple(e["span"]),
+        )
+        for e in data["entries"]
+    )
+    return Index(entries, frozenset(data["vocabulary"]))
+
+
+def load_index(kb: Path | str | None = None) -> Index:
+    kb = os.fspath(kb) if kb is not None else _default_kb()
+    stamp = _stamp(kb)
+    # Named after kb/'s path, then its stamp: each kb/ keeps one index, the newest.
+    kb_key = zlib.crc32(os.path.abspath(kb).encode())
+    base = os.path.join(cache_dir(), f"index-{kb_key:08x}-{zlib.crc32(stamp.encode()):08x}")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for old in path.parent.glob("index-*.json"):
-            old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False)
-        os.replace(tmp, path)
+        with open(base + ".json", encoding="utf-8") as f:
+            data = json.load(f)
+        if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
+            return _build(data, _TextStore(base + ".texts", kb))
+    except (OSError, ValueError, KeyError):
+        pass
+    data, texts = _split(compile_kb(kb))
+    records = [json.dumps(texts[e["id"]], ensure_ascii=False).encode() for e in data["entries"]]
+    start = 0
+    for e, record in zip(data["entries"], records, strict=True):
+        e["span"] = [start, len(record)]
+        start += len(record)
+    data["stamp"] = stamp
+    _write_cache(base, data, b"".join(records))
+    return _build(data, _TextStore(base + ".texts", kb, texts))
+
+
+def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:
+    """Best effort: an unwritable cache only costs speed, never a diagnosis. The texts are
+    written first: an index file is only ever found beside its texts."""
+    import contextlib
+    import tempfile
+
+    folder, ours = os.path.split(base)
+    same_kb = ours.rsplit("-", 1)[0] + "-"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with os.scandir(folder) as found:
+            stale = [e.path for e in found if e.name.startswith(same_kb)]
+        for old in stale:
+            if not os.path.basename(old).startswith(ours + "."):
+                with contextlib.suppress(OSError):  # in use (Windows) or already gone
+                    os.unlink(old)
+        for suffix, content in ((".texts", texts), (".json", json.dumps(data).encode())):
+            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            with os.fdopen(fd, "wb") as f:
+                f.write(content)
+            os.replace(tmp, base + suffix)
     except OSError:
         pass

@@ -9,12 +9,11 @@ Below THRESHOLD nothing is reported: a wrong confident answer is worse than none
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
 from functools import cache
 
 from .index import Entry, Index, Signature
-from .mask import key_tokens, mask
 from .parse import Error, Trace, parse
+from .records import dataclass, field, replace
 from .symptoms import detect, normalise
 from .training_log import read as read_training_log
 
@@ -84,26 +83,29 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
     # A message wrapped mid-word by a terminal reads whole again without its line breaks.
     unwrapped = err.message.replace("\n", "")
     lowered = err.message.lower() + "\0" + unwrapped.lower()
-    for entry in index.entries:
-        for sig in entry.signatures:
-            if sig.anchor and sig.anchor not in lowered:
-                continue  # cheaper than compiling the pattern to find out
-            hit = sig.regex.search(err.message) or (
-                sig.regex.search(unwrapped) if unwrapped != err.message else None
-            )
-            if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
-                continue
-            score = 100
-            if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
-                score -= _TYPE_MISMATCH_PENALTY
-            values = {k: v for k, v in hit.groupdict().items() if v is not None}
-            out.append(Match(entry, score, err, "signature", sig, values))
-            break  # the first signature that fits an entry is its most specific wording
+    matched: set[str] = set()
+    # Only the signatures whose anchor the message contains: the rest cannot match.
+    for entry, sig in index.candidates(lowered):
+        if entry.id in matched:
+            continue  # the first signature that fits an entry is its most specific wording
+        hit = sig.regex.search(err.message) or (
+            sig.regex.search(unwrapped) if unwrapped != err.message else None
+        )
+        if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
+            continue
+        score = 100
+        if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
+            score -= _TYPE_MISMATCH_PENALTY
+        values = {k: v for k, v in hit.groupdict().items() if v is not None}
+        out.append(Match(entry, score, err, "signature", sig, values))
+        matched.add(entry.id)
     return out
 
 
 def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     from rapidfuzz import fuzz  # only for messages no signature recognised
+
+    from .mask import key_tokens, mask
 
     masked = mask(err.message.split("\n", 1)[0])
     if len(masked) < 12:  # too little text to resemble anything reliably
@@ -128,6 +130,8 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
 
 @cache
 def _masked_examples(examples: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    from .mask import key_tokens, mask
+
     found = []
     for example in examples:
         for err in parse(example).errors:

@@ -10,9 +10,9 @@ log's own decoration. Matching and rendering live elsewhere.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from .cleanup import normalise
+from .records import dataclass, field
 
 # Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import textwrap
-from typing import Any
 
 from .explain import explanation
 from .facts import Context, Facts, ModuleFact, TensorFact
 from .i18n import colon, parens, t
 from .match import Diagnosis, Match
-from .parse import Frame
+from .parse import Error, Frame
 from .tensor_notes import tensor_notes
+
+TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up milliseconds
+if TYPE_CHECKING:
+    from .report import ErrorReport, ModuleReport, Report, TensorReport, Where
 
 _MAX_OTHERS = 3
 # The published site (site_url in mkdocs.yml; a test keeps the two equal).
@@ -22,7 +25,7 @@ def page_url(entry_id: str, lang: str, base: str = DOCS_URL) -> str:
     return f"{base.rstrip('/')}/{'zh/' if lang == 'zh' else ''}entries/{entry_id}/"
 
 
-def _where(frame: Frame | None) -> dict[str, Any] | None:
+def _where(frame: Frame | None) -> Where | None:
     if frame is None:
         return None
     return {
@@ -41,7 +44,7 @@ def _first_line(text: str) -> str:
     return text.split("\n", 1)[0]
 
 
-def _tensor_json(f: TensorFact) -> dict[str, Any]:
+def _tensor_json(f: TensorFact) -> TensorReport:
     return {
         "name": f.name,
         "shape": list(f.shape),
@@ -54,7 +57,7 @@ def _tensor_json(f: TensorFact) -> dict[str, Any]:
     }
 
 
-def _module_json(f: ModuleFact) -> dict[str, Any]:
+def _module_json(f: ModuleFact) -> ModuleReport:
     return {
         "name": f.name,
         "type": f.type,
@@ -78,39 +81,48 @@ def notes(diagnosis: Diagnosis, match: Match, lang: str, context: Context | None
     return tensor_notes(match, facts_of(diagnosis, match, context), lang)
 
 
-def to_json(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
+def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> Report:
+    """The diagnosis as data: what `--json` prints and `diagnoser.diagnose` returns."""
     context = context or Context()
-    matches = [
-        {
-            "id": m.entry.id,
-            "score": m.score,
-            "kind": m.entry.kind,
-            "group": m.entry.group,
-            "title": m.entry.title[lang],
-            "method": m.method,
-            "message": m.error.text if m.error else None,
-            "values": m.values,
-            "explanation": explanation(m, lang),
-            "notes": notes(diagnosis, m, lang, context),
-            "where": _where(m.error.where) if m.error else None,
-            "see_also": list(m.entry.see_also),
-        }
-        for m in diagnosis.matches
-    ]
-    errors = [
-        {
-            "type": e.exc_type,
-            "message": e.message,
-            "relation": e.relation,
-            "where": _where(e.where),
-            "tensors": [_tensor_json(f) for f in context.facts_for(i).tensors],
-            "modules": [_module_json(f) for f in context.facts_for(i).modules],
-        }
-        for i, e in enumerate(diagnosis.trace.errors)
-    ]
-    return json.dumps(
-        {"matches": matches, "errors": errors, "lang": lang}, ensure_ascii=False, indent=2
-    )
+    return {
+        "matches": [
+            {
+                "id": m.entry.id,
+                "score": m.score,
+                "kind": m.entry.kind,
+                "group": m.entry.group,
+                "title": m.entry.title[lang],
+                "method": m.method,
+                "message": m.error.text if m.error else None,
+                "values": m.values,
+                "explanation": explanation(m, lang),
+                "notes": notes(diagnosis, m, lang, context),
+                "where": _where(m.error.where) if m.error else None,
+                "see_also": list(m.entry.see_also),
+            }
+            for m in diagnosis.matches
+        ],
+        "errors": [
+            error_report(e, context.facts_for(i)) for i, e in enumerate(diagnosis.trace.errors)
+        ],
+        "lang": lang,
+    }
+
+
+def error_report(error: Error, facts: Facts | None = None) -> ErrorReport:
+    facts = facts or Facts()
+    return {
+        "type": error.exc_type,
+        "message": error.message,
+        "relation": error.relation,
+        "where": _where(error.where),
+        "tensors": [_tensor_json(f) for f in facts.tensors],
+        "modules": [_module_json(f) for f in facts.modules],
+    }
+
+
+def to_json(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
+    return json.dumps(report(diagnosis, lang, context), ensure_ascii=False, indent=2)
 
 
 class _Style:

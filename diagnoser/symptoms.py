@@ -12,9 +12,9 @@ import math
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .records import dataclass
 from .training_log import Point, TrainingLog, finite
 
 # The values each detector can hand to an entry's evidence templates (checked by the schema).

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+
+from .records import dataclass, field
 
 _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
 _SEGMENTS = re.compile(r"\s*(?:\||,|;|\t| - | — )\s*")
@@ -18,6 +19,8 @@ _PAIR = re.compile(
     r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
+# Every _NUM has a digit, "nan" or "inf".
+_MAY_HOLD_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)
 _EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
 _GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
@@ -106,6 +109,8 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
     step = _STEP.search(line)
     found: dict[str, float] = {}
     for segment in _SEGMENTS.split(line):
+        if not _MAY_HOLD_NUMBER.search(segment):
+            continue  # no value, no pair; _PAIR's backtracking over long words is dear
         for m in _PAIR.finditer(segment):
             name = canonical_key(m.group("key").split("]")[-1])
             if name is None or name in found:

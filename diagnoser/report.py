@@ -1,0 +1,66 @@
+"""The shape of a diagnosis as data: what `diagnoser --json` prints and `diagnoser.diagnose()`
+returns. Keys are only ever added, never renamed or removed: tools depend on them."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+
+class Where(TypedDict):
+    """The deepest frame in the user's own code."""
+
+    file: str
+    line: int
+    function: str
+    source: str | None  # the source line, when the traceback printed it
+
+
+class TensorReport(TypedDict):
+    """A tensor of the failing frame, captured in-process (`diagnoser run`, the exception hook)."""
+
+    name: str
+    shape: list[int]
+    dtype: str
+    device: str
+    requires_grad: bool
+    grad_fn: str | None
+    kind: str
+    frame: str
+
+
+class ModuleReport(TypedDict):
+    name: str
+    type: str
+    summary: str
+    device: str | None
+    dtype: str | None
+
+
+class MatchReport(TypedDict):
+    id: str  # the entry: `diagnoser show ID`, and the page entries/ID/ of the guide
+    score: int  # 0-100; 100 is a signature hit with the exception type it names
+    kind: str  # "error" or "symptom"
+    group: str
+    title: str  # in the report's language
+    method: str  # "signature", "fuzzy" (a wording no signature knows), "log" or "phrase"
+    message: str | None  # the error the entry explains ("Type: message"); None for a symptom
+    values: dict[str, str]  # what the signature captured (shapes, dtypes...) or the log showed
+    explanation: str | None  # those values in a sentence, in the report's language
+    notes: list[str]  # what the captured tensors say about it (in-process only; else empty)
+    where: Where | None
+    see_also: list[str]  # ids of related entries
+
+
+class ErrorReport(TypedDict):
+    type: str | None  # the exception's class as printed; None when none was
+    message: str
+    relation: str | None  # "cause", "context" (chained tracebacks) or "worker" (DataLoader)
+    where: Where | None
+    tensors: list[TensorReport]  # captured in-process; empty on the text path
+    modules: list[ModuleReport]
+
+
+class Report(TypedDict):
+    matches: list[MatchReport]  # best first; empty when no entry applies
+    errors: list[ErrorReport]  # every error found in the text, in order
+    lang: str  # "en" or "zh"
