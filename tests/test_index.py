@@ -88,7 +88,7 @@ def test_text_path_imports_neither_torch_nor_pydantic(tmp_path: Path) -> None:
     importtime()  # the first run compiles the index (and may import pydantic to do so)
     modules = importtime()
     assert "diagnoser.match" in modules  # the measurement sees our own imports
-    # dataclasses (inspect), typing, pathlib, hashlib: milliseconds each that a start-up cannot afford
+    # nor dataclasses (inspect), typing, pathlib, hashlib: each costs a start-up milliseconds
     heavy = {"torch", "pydantic", "yaml", "numpy", "rapidfuzz", "dataclasses", "typing", "pathlib"}
     heavy = {m for m in modules if m.split(".")[0] in heavy | {"hashlib", "tempfile"}}
     assert not heavy, sorted(heavy)
