@@ -47,6 +47,19 @@ Colour is used only on a terminal, and never when NO_COLOR is set.
 """
 
 
+def _formatter(prog: str) -> argparse.HelpFormatter:
+    """argparse's own formatter asks shutil for the terminal's width on every add_argument, and
+    importing shutil (zlib, bz2, lzma) costs each start-up milliseconds; os answers the same."""
+    try:
+        width = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        try:
+            width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
+            width = 80
+    return argparse.RawDescriptionHelpFormatter(prog, width=width - 2)
+
+
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
@@ -59,7 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="diagnoser",
         description="Explain a PyTorch error or training symptom from a traceback or a log.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_formatter,
     )
     parser.add_argument(
         "file", nargs="?", default="-", help="traceback or log to read (default: stdin)"
@@ -86,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_command_parser(command: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=f"diagnoser {command}")
+    parser = argparse.ArgumentParser(prog=f"diagnoser {command}", formatter_class=_formatter)
     _common(parser)
     if command == "list":
         parser.add_argument("--group", choices=list(GROUPS), help="only this group")

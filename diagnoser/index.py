@@ -3,8 +3,9 @@
 kb/*.yaml is validated with pydantic (schema.py) once and written to the user's cache directory
 as two files, so that start-up reads only what matching needs:
 
-- `index-KEY.json`: per entry its id, kind, group, signatures (pattern, exception types, the
-  literal each pattern needs) and symptom patterns, plus the typo vocabulary: one small json.load;
+- `index-KEY.marshal`: per entry its id, kind, group, signatures (pattern, exception types, the
+  literal each pattern needs) and symptom patterns, plus the typo vocabulary: one marshal.loads
+  (a few times faster than json.loads; the key names the Python version, whose format it is);
 - `index-KEY.texts`: per entry one JSON record with its texts (title, cause, fix, explanations,
   examples, reproduction...), read one record at a time, only for the entries that are shown.
 
@@ -17,8 +18,10 @@ pathlib, hashlib, typing or dataclasses: each costs milliseconds a start-up cann
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import re
+import sys
 import zlib
 
 from . import __version__
@@ -92,22 +95,34 @@ class Signature:
 
 
 class Entry:
-    """An entry as matching needs it; its texts are read from the cache when first asked for."""
+    """An entry as matching needs it; its texts are read from the cache when first asked for,
+    its signatures made when first asked for (a start-up asks for those of a few entries)."""
 
-    __slots__ = ("_span", "_store", "_texts", "group", "id", "kind", "signatures", "symptoms")
+    __slots__ = (
+        "_raw_signatures",
+        "_signatures",
+        "_span",
+        "_store",
+        "_texts",
+        "group",
+        "id",
+        "kind",
+        "symptoms",
+    )
 
     def __init__(
         self,
         id: str,
         kind: str,
         group: str,
-        signatures: tuple[Signature, ...],
+        signatures: list[list[Any]],  # [pattern, exceptions, unless, torch, anchor] each
         symptoms: dict[str, Any] | None,
         store: _TextStore,
         span: tuple[int, int],
     ) -> None:
         self.id, self.kind, self.group = id, kind, group
-        self.signatures = signatures
+        self._raw_signatures = signatures
+        self._signatures: tuple[Signature, ...] | None = None
         # {"patterns": [...], "log_signal": name or None} for a symptom entry
         self.symptoms = symptoms
         self._store, self._span = store, span
@@ -115,6 +130,15 @@ class Entry:
 
     def __repr__(self) -> str:
         return f"Entry({self.id!r})"
+
+    @property
+    def signatures(self) -> tuple[Signature, ...]:
+        if self._signatures is None:
+            self._signatures = tuple(
+                Signature(pattern, tuple(exceptions), unless, torch, anchor)
+                for pattern, exceptions, unless, torch, anchor in self._raw_signatures
+            )
+        return self._signatures
 
     @property
     def texts(self) -> dict[str, Any]:
@@ -163,7 +187,6 @@ class Index:
     __slots__ = (
         "__weakref__",
         "_automaton",
-        "_pairs",
         "_unanchored",
         "by_id",
         "entries",
@@ -187,20 +210,22 @@ class Index:
         if self._automaton is not False:
             for _end, positions in self._automaton.iter(lowered):
                 found.update(positions)
-        pairs = self._pairs
-        return [pairs[i] for i in sorted(found)]
+        entries = self.entries
+        return [(entries[e], entries[e].signatures[s]) for e, s in sorted(found)]
 
     def _compile_anchors(self) -> None:
         import ahocorasick
 
-        self._pairs = [(e, s) for e in self.entries for s in e.signatures]
-        by_anchor: dict[str, list[int]] = {}
-        self._unanchored = []
-        for i, (_, sig) in enumerate(self._pairs):
-            if sig.anchor:
-                by_anchor.setdefault(sig.anchor, []).append(i)
-            else:
-                self._unanchored.append(i)
+        # (entry, signature) positions, from the raw signatures: no Signature object is made
+        by_anchor: dict[str, list[tuple[int, int]]] = {}
+        self._unanchored: list[tuple[int, int]] = []
+        for e, entry in enumerate(self.entries):
+            for s, raw in enumerate(entry._raw_signatures):
+                anchor = raw[4]
+                if anchor:
+                    by_anchor.setdefault(anchor, []).append((e, s))
+                else:
+                    self._unanchored.append((e, s))
         if not by_anchor:  # an automaton without words cannot search
             self._automaton = False
             return
@@ -236,7 +261,7 @@ class _TextStore:
 def _stamp(kb: str) -> str:
     """What the index is compiled from: the version, then name, size and modification time of
     the compiling code and of each kb/*.yaml, and kb/'s own path."""
-    parts = [__version__, os.path.abspath(kb)]
+    parts = [__version__, sys.version, os.path.abspath(kb)]
     for name in _COMPILER:
         st = os.stat(os.path.join(_HERE, name))
         parts.append(f"{name} {st.st_size} {st.st_mtime_ns}")
@@ -303,7 +328,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                 "kind": e["kind"],
                 "group": e["group"],
                 "signatures": [
-                    {k: s[k] for k in ("pattern", "exceptions", "unless", "torch", "anchor")}
+                    [s[k] for k in ("pattern", "exceptions", "unless", "torch", "anchor")]
                     for s in e["signatures"]
                 ],
                 "symptoms": symptoms
@@ -319,12 +344,7 @@ def _build(data: dict[str, Any], store: _TextStore) -> Index:
             e["id"],
             e["kind"],
             e["group"],
-            tuple(
-                Signature(
-                    s["pattern"], tuple(s["exceptions"]), s["unless"], s["torch"], s["anchor"]
-                )
-                for s in e["signatures"]
-            ),
+            e["signatures"],
             e["symptoms"],
             store,
             tuple(e["span"]),
@@ -341,11 +361,11 @@ def load_index(kb: Path | str | None = None) -> Index:
     kb_key = zlib.crc32(os.path.abspath(kb).encode())
     base = os.path.join(cache_dir(), f"index-{kb_key:08x}-{zlib.crc32(stamp.encode()):08x}")
     try:
-        with open(base + ".json", encoding="utf-8") as f:
-            data = json.load(f)
+        with open(base + ".marshal", "rb") as f:
+            data = marshal.loads(f.read())  # load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
             return _build(data, _TextStore(base + ".texts", kb))
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, EOFError, TypeError, KeyError):
         pass
     data, texts = _split(compile_kb(kb))
     records = [json.dumps(texts[e["id"]], ensure_ascii=False).encode() for e in data["entries"]]
@@ -374,7 +394,7 @@ def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:
             if not os.path.basename(old).startswith(ours + "."):
                 with contextlib.suppress(OSError):  # in use (Windows) or already gone
                     os.unlink(old)
-        for suffix, content in ((".texts", texts), (".json", json.dumps(data).encode())):
+        for suffix, content in ((".texts", texts), (".marshal", marshal.dumps(data))):
             fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
             with os.fdopen(fd, "wb") as f:
                 f.write(content)

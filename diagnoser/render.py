@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 
 from .explain import explanation
 from .facts import Context, Facts, ModuleFact, TensorFact
@@ -165,6 +164,8 @@ def to_text(
     docs_url: str = DOCS_URL,
     context: Context | None = None,
 ) -> str:
+    import textwrap  # only the terminal's text needs it; JSON is the start-up to keep short
+
     s = _Style(colour)
     best = diagnosis.best
     if best is None:

@@ -28,7 +28,7 @@ def test_second_load_reads_the_cache_without_compiling(
     kb_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first = load_index(kb_copy)
-    assert list((kb_copy.parent / "cache").glob("index-*.json"))
+    assert list((kb_copy.parent / "cache").glob("index-*.marshal"))
 
     def refuse(_: Path) -> None:
         raise AssertionError("the index was compiled again")
