@@ -279,8 +279,8 @@ def search_words(entries: list[Entry]) -> set[str]:
 
 def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
     """The navigation: home, the quick reference, one section per group with its entries (most
-    frequent first), the lint rules, the runtime checks, the CLI. Titles are English; the second
-    value translates them for zh."""
+    frequent first), the lint rules, the runtime checks, the CLI, the Python API. Titles are
+    English; the second value translates them for zh."""
     zh = {
         "Home": "首页",
         "Quick reference": "速查表",
@@ -300,7 +300,12 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
                 pages.append({title: f"entries/{e.id}.md"})
             sections.append({names["en"]: pages})
     items: list[object] = [{"Home": "index.md"}, {"Quick reference": "entries/index.md"}]
-    tools = [{"Lint rules": "rules/index.md"}, {"Runtime checks": "runtime.md"}, {"CLI": "cli.md"}]
+    tools = [
+        {"Lint rules": "rules/index.md"},
+        {"Runtime checks": "runtime.md"},
+        {"CLI": "cli.md"},
+        {"Python API": "api.md"},
+    ]
     return [*items, *sections, *tools], zh
 
 

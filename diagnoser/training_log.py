@@ -19,8 +19,13 @@ _PAIR = re.compile(
     r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
-# Every _NUM has a digit, "nan" or "inf".
+# A segment can hold a pair worth reading only if it has a number (every _NUM has a digit, "nan"
+# or "inf") and a word of a known key (every key of _KEYS below contains one of these; the tests
+# check it): _PAIR's backtracking over the long words of a message is dear.
 _MAY_HOLD_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)
+_KEY_WORD = re.compile(
+    r"loss|acc|norm|mem|allocated|data|compute|forward|gpu|model|waiting", re.IGNORECASE
+)
 _EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
 _GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
@@ -109,8 +114,8 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
     step = _STEP.search(line)
     found: dict[str, float] = {}
     for segment in _SEGMENTS.split(line):
-        if not _MAY_HOLD_NUMBER.search(segment):
-            continue  # no value, no pair; _PAIR's backtracking over long words is dear
+        if not (_MAY_HOLD_NUMBER.search(segment) and _KEY_WORD.search(segment)):
+            continue
         for m in _PAIR.finditer(segment):
             name = canonical_key(m.group("key").split("]")[-1])
             if name is None or name in found:
