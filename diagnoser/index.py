@@ -190,12 +190,14 @@ class Index:
         "_unanchored",
         "by_id",
         "entries",
+        "symptom_entries",
         "vocabulary",
     )
 
     def __init__(self, entries: tuple[Entry, ...], vocabulary: frozenset[str]) -> None:
         self.entries = entries
         self.by_id = {e.id: e for e in entries}
+        self.symptom_entries = tuple(e for e in entries if e.symptoms)
         # The English words of the symptom phrases, which typos in a sentence are corrected towards.
         self.vocabulary = vocabulary
         self._automaton: Any = None

@@ -141,7 +141,7 @@ def _masked_examples(examples: tuple[str, ...]) -> tuple[tuple[str, frozenset[st
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
-    symptom_entries = [e for e in index.entries if e.symptoms]
+    symptom_entries = index.symptom_entries
     if not symptom_entries:
         return []
     out = []

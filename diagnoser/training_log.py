@@ -28,6 +28,7 @@ _KEY_WORD = re.compile(
 )
 _EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
+_GRAD_SET = re.compile(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
 _GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
 
 _SPLIT = r"(?:train(?:ing)?|val(?:id(?:ation)?)?|eval|dev|test)"
@@ -100,7 +101,7 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         if grad:
             log.grad_none.append(grad.group("param"))
             continue
-        if re.match(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])", line):
+        if _GRAD_SET.match(line):
             log.grad_set.append(line.split()[0])
             continue
         _read_line(line, lineno, log)
@@ -110,8 +111,6 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
 def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
     if len(line) > 2000:  # no log line of metrics is this long; skip binary or minified junk
         return
-    epoch = _EPOCH.search(line)
-    step = _STEP.search(line)
     found: dict[str, float] = {}
     for segment in _SEGMENTS.split(line):
         if not (_MAY_HOLD_NUMBER.search(segment) and _KEY_WORD.search(segment)):
@@ -127,6 +126,10 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
             if name.endswith("_time") and unit == "ms":
                 value /= 1000
             found[name] = value
+    if not found:
+        return
+    epoch = _EPOCH.search(line)
+    step = _STEP.search(line)
     for name, value in found.items():
         point = Point(
             value,
