@@ -8,7 +8,8 @@
     multiple of parsing the same text, median over a corpus of real tracebacks (samples/ and every
     entry's examples, all printed by real torch), and tracebacks diagnosed per second.
 
-Other commands join (a) through COLD_COMMANDS: one function that returns its command line.
+Other commands join (a) through COLD_COMMANDS: one function that returns its command line
+(`diagnoser lint` on a real script is there; `diagnoser triage` is to come).
 
 Usage: python bench/bench.py [--runs N]
 """
@@ -101,11 +102,21 @@ def _diagnoser_json_synthetic(bin_dir: Path, kb: Path) -> list[str]:
     return [str(bin_dir / "diagnoser"), "--kb", str(kb), "--json"]
 
 
-# Label -> the command to time, given the venv's bin/ and the synthetic kb/. `diagnoser lint` and
-# `diagnoser triage` join here as one function each once those commands exist.
+def _diagnoser_lint(bin_dir: Path, kb: Path) -> list[str]:
+    """A real training script with one finding (TD030)."""
+    return [
+        str(bin_dir / "diagnoser"),
+        "lint",
+        str(ROOT / "reproductions" / "view-non-contiguous.py"),
+    ]
+
+
+# Label -> the command to time, given the venv's bin/ and the synthetic kb/. `diagnoser triage`
+# joins here as one function once that command exists.
 COLD_COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
     "diagnoser --json < sample": _diagnoser_json,
     f"same, {SYNTHETIC_ENTRIES}-entry kb": _diagnoser_json_synthetic,
+    "diagnoser lint script.py": _diagnoser_lint,
 }
 
 
@@ -139,7 +150,7 @@ def cold_start(runs: int, work: Path) -> None:
             f"{ratio:4.2f}x / {cpu_ratio:4.2f}x  (goal <= {COLD_GOAL:.0f}x: "
             f"{_verdict(ratio <= COLD_GOAL)} / {_verdict(cpu_ratio <= COLD_GOAL)})"
         )
-    print("  diagnoser lint, diagnoser triage: pending (not yet in this tree)")
+    print("  diagnoser triage: pending (not yet in this tree)")
 
 
 # -- (b) in process ------------------------------------------------------------------------------
