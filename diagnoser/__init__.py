@@ -33,12 +33,18 @@ _EXPORTS = {
     "lr_find": "runtime.helpers",
     "overfit_one_batch": "runtime.helpers",
     "DiagnoserCallback": "runtime.lightning_callback",
+    "install": "live.hook",
+    "load_ipython_extension": "live.ipython",  # `%load_ext diagnoser`
+    "unload_ipython_extension": "live.ipython",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .api import diagnose as diagnose
     from .api import parse as parse
+    from .live.hook import install as install
+    from .live.ipython import load_ipython_extension as load_ipython_extension
+    from .live.ipython import unload_ipython_extension as unload_ipython_extension
     from .report import ErrorReport as ErrorReport
     from .report import MatchReport as MatchReport
     from .report import Report as Report
