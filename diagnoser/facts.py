@@ -4,7 +4,7 @@ the text path leaves it empty."""
 
 from __future__ import annotations
 
-from .records import dataclass
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
