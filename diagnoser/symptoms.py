@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import statistics
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -213,12 +214,13 @@ _PHASES = {
 
 
 def _phase_means(log: TrainingLog) -> dict[str, float]:
-    """The mean time of each timed phase of a step the log reports, data loading included."""
+    """The typical time of each timed phase of a step the log reports, data loading included:
+    the median, because one stall of a busy machine lands in whichever phase was running."""
     means = {}
     for key in ("data_time", *_PHASES):
         points = finite(log.series.get(key, []))
         if points:
-            means[key] = sum(p.value for p in points) / len(points)
+            means[key] = statistics.median(p.value for p in points)
     return means
 
 
