@@ -40,6 +40,11 @@ UI: dict[str, dict[str, str]] = {
         "en": "(no known wording matched exactly; this is the closest entry)",
         "zh": "（没有完全匹配的已知报错措辞，这是最接近的条目）",
     },
+    "frames": {
+        "en": "(the paste ends before the error message; recognised from the library calls in "
+        "its traceback)",
+        "zh": "（贴的内容在报错信息之前就断了；这是根据 traceback 里经过的库函数判断的）",
+    },
     "needs": {"en": "needs", "zh": "需要"},
     "more": {"en": "More", "zh": "详情"},
     # the guide's pages (sitegen.py)

@@ -9,6 +9,7 @@ log's own decoration. Matching and rendering live elsewhere.
 
 from __future__ import annotations
 
+import keyword
 import re
 from dataclasses import dataclass, field
 
@@ -35,6 +36,14 @@ _CHAIN = re.compile(
     r"|During handling of the above exception, another exception occurred:)"
 )
 _WORKER = re.compile(r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback")
+# The re-raise's first line, with or without the `KeyError: ` before it, then "Original Traceback".
+_WORKER_HEADER = re.compile(
+    rf"^(?:{_TYPE}: )?"
+    r"(?=Caught (?P<type>\w+) in (?:DataLoader worker process \d+|pin memory thread))"
+)
+_RULE = re.compile(r"^={20,}\s*$")
+# A shell prompt after the pasted output: `user@host:~/dir$ `, `(env) user@host:~$`, `PS C:\x> `.
+_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]:\\[^>]*>)(?: |$)")
 _IGNORED = re.compile(r"^Exception ignored in:")
 _WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
@@ -170,8 +179,9 @@ def parse(text: str) -> Trace:
             kind = "ignored"
             i += 1
             continue
-        if _TRACEBACK.search(line):
-            err, i = _read_traceback(lines, i + 1)
+        header = _TRACEBACK.search(line)
+        if header or _FRAME.match(line):  # a paste may start below the header, at a frame
+            err, i = _read_traceback(lines, i + 1 if header else i)
             if err is not None:
                 errors.extend(_with_worker_error(_tagged(err, kind)))
             continue
@@ -225,6 +235,13 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
                 message, j = _read_message(lines, j + 1, what.group("msg"))
                 return [Error(m.group("type"), message)], j
         return [], i + 1
+    m = _WORKER_HEADER.match(line)
+    if m and i + 1 < len(lines) and lines[i + 1].lstrip().startswith("Original Traceback"):
+        # A worker re-raise pasted without the traceback above it: the message is the header,
+        # "Original Traceback" and the worker's own traceback, as when it is printed whole.
+        _, j = _read_traceback(lines, i + 2)
+        message = "\n".join([line[m.end() :], *lines[i + 1 : j]]).strip()[:MAX_MESSAGE]
+        return _with_worker_error(Error(m.group("type"), message)), j
     m = _EXC.match(line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
@@ -291,6 +308,9 @@ def _read_traceback(
             continue
         if default is not None and not frames:
             return _replace(default), i
+        if frames and _wrapped_source_tail(lines, i):
+            i += 1
+            continue
         exc = _EXC.match(lines[i]) or _EXC_IN_TRACEBACK.match(lines[i])
         if exc:
             message, i = _read_message(lines, i + 1, exc.group("msg") or "")
@@ -327,19 +347,44 @@ def _raised_message(frame: Frame) -> str:
 
 
 def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
-    """A frame line hard-wrapped by a terminal or a mail client (its `, in name` or even its
-    closing quote on the next lines) is joined back, in place."""
-    for _ in range(3):  # a long path can wrap more than once
+    """A frame line hard-wrapped by a terminal or a mail client is joined back, in place. The cut
+    can fall anywhere: inside the path, before `, line N` or ` in name` (the next piece then
+    starts with a space), or inside the name (`in <modul` + `e>`)."""
+    for _ in range(10):  # a long path can wrap several times
         line = lines[i]
         if not line.lstrip().startswith('File "') or i + 1 >= len(lines):
             return
         m = _FRAME.match(line)
         nxt = lines[i + 1]
+        if not nxt.strip() or _FRAME.match(nxt) or _TRACEBACK.search(nxt):
+            return
         if m is not None and m.group("name") is not None:
-            return
-        if nxt[:1] in ("", " ", "\t") or _TRACEBACK.search(nxt):
-            return
+            if not _cut_name(m.group("name"), nxt):
+                return
+        elif nxt[:1] in (" ", "\t"):
+            joined = _FRAME.match(line + nxt)
+            if joined is None or joined.group("name") is None:
+                return  # a frame printed without `, in name`, then its source line
         lines[i : i + 2] = [line + nxt]
+
+
+def _wrapped_source_tail(lines: list[str], i: int) -> bool:
+    """An unindented line between a source line and the next frame (or its carets) is the rest of
+    a source line cut by a hard wrap; an exception line is never followed by a frame."""
+    before = lines[i - 1]
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    if not before[:1].isspace() or _FRAME.match(before) or lines[i][:1].isspace():
+        return False
+    return bool(_FRAME.match(after)) or (bool(after.strip()) and set(after.strip()) <= set("^~ "))
+
+
+def _cut_name(name: str, nxt: str) -> bool:
+    """Whether `nxt` is the rest of a function name cut by the wrap: one unindented word, no
+    colon, and not a capitalised word (a bare `KeyboardInterrupt` ends a traceback)."""
+    if name.startswith("<") and not name.endswith(">"):
+        return True
+    word = nxt.rstrip()
+    return bool(re.fullmatch(r"[a-z_\d][\w>]*", word)) and not keyword.iskeyword(word)
 
 
 def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
@@ -395,6 +440,12 @@ def _read_message(
             break
         if stop_at_frames and _FRAME.match(line):
             break
+        if _PROMPT.match(line):
+            break  # the shell prompt after the output: the user's next command, not the message
+        if bare and _RULE.match(line) and not first.strip():
+            # a message printed as a block between two rules (torchrun's ChildFailedError)
+            end = next((k for k in range(i + 1, len(lines)) if _RULE.match(lines[k])), len(lines))
+            return "\n".join(lines[i : end + 1]).strip()[:MAX_MESSAGE], end + 1
         if bare and not line[:1].isspace() and not line.lstrip().startswith("Original Traceback"):
             break
         if bare and _FRAME.match(line):

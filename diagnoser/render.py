@@ -159,8 +159,8 @@ def to_text(
         return f"{t('no_match', lang)}\n{t('no_match_hint', lang)}\n"
     entry = best.entry
     out = [f"{s.title(entry.title[lang])}  {s.dim(f'[{entry.id}, {best.score}]')}"]
-    if best.method == "fuzzy":
-        out.append(s.dim(t("fuzzy", lang)))
+    if best.method in ("fuzzy", "frames"):
+        out.append(s.dim(t(best.method, lang)))
     out += ["", s.heading(t("what", lang))]
     if best.error:
         out.append(textwrap.indent(_first_line(best.error.text), "  "))
