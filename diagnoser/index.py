@@ -38,6 +38,7 @@ def reproductions_dir() -> Path:
 class Signature:
     pattern: str
     exceptions: tuple[str, ...] = ()
+    type: str | None = None
     unless: str | None = None
     torch: str | None = None
     explain: dict[str, str] | None = None
@@ -47,6 +48,10 @@ class Signature:
     @cached_property
     def regex(self) -> re.Pattern[str]:
         return re.compile(self.pattern, re.IGNORECASE)
+
+    @cached_property
+    def type_regex(self) -> re.Pattern[str] | None:
+        return re.compile(self.type) if self.type else None
 
     @cached_property
     def unless_regex(self) -> re.Pattern[str] | None:

@@ -89,6 +89,8 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
     lowered = err.message.lower() + "\0" + unwrapped.lower()
     for entry in index.entries:
         for sig in entry.signatures:
+            if sig.type_regex and not (err.exc_type and sig.type_regex.search(err.exc_type)):
+                continue
             if sig.anchor and sig.anchor not in lowered:
                 continue  # cheaper than compiling the pattern to find out
             hit = sig.regex.search(err.message) or (

@@ -26,7 +26,9 @@ _FRAME = re.compile(
     r"(?:\s+(?P<src>\S.*))?\s*$"  # source glued to the frame line when it was flattened
 )
 _EXC = re.compile(
-    rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure))(?::\s?(?P<msg>.*))?$",
+    rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed)"
+    # any class in a dotted module path: torch._dynamo.exc.Unsupported
+    r"|(?-i:(?:[a-z_][a-z_\d]*\.)+[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*))?$",
     re.I,
 )
 # Inside a traceback the exception line may carry any class name (`Unsupported: ...`).
@@ -44,12 +46,20 @@ _WORKER_HEADER = re.compile(
 _RULE = re.compile(r"^={20,}\s*$")
 # A shell prompt after the pasted output: `user@host:~/dir$ `, `(env) user@host:~$`, `PS C:\x> `.
 _PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]:\\[^>]*>)(?: |$)")
+_COMPILER_RAISED = re.compile(
+    rf"^(?:backend='[^'\n]+' raised:\n|\w+ raised )(?P<type>{_TYPE}): ?"
+    r"(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"  # up to a blank line
+)
+# Unindented lines that still belong to a bare error line's message.
+_BARE_GOES_ON = re.compile(r"^\s*Original Traceback")
 _IGNORED = re.compile(r"^Exception ignored in:")
 _WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
+# One line per failing GPU thread: from a CUDA source file, or `unknown:0: unknown:` from a kernel
+# torch.compile generated; a progress bar may be glued before the first one.
 _KERNEL_ASSERT = re.compile(
-    r"^(?P<file>\S+\.(?:cuh?|h)):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
+    r"(?:^|(?<=[\]|]))(?P<file>[^\s\]|]+\.(?:cuh?|h)|unknown):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
     r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
 )
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
@@ -180,10 +190,12 @@ def parse(text: str) -> Trace:
             i += 1
             continue
         header = _TRACEBACK.search(line)
-        if header or _FRAME.match(line):  # a paste may start below the header, at a frame
+        # A paste may start below the header, at a frame; frames printed after an error has been
+        # found are context (a logger's stack, a list of call sites), not a new error.
+        if header or (_FRAME.match(line) and not errors):
             err, i = _read_traceback(lines, i + 1 if header else i)
             if err is not None:
-                errors.extend(_with_worker_error(_tagged(err, kind)))
+                errors.extend(_with_inner_error(_tagged(err, kind)))
             continue
         chain = _CHAIN.match(line)
         if chain:
@@ -210,13 +222,13 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _IPY_HEADER.match(line)
     if m:
         ipy, i = _read_ipython(lines, i + 1, m.group("type"))
-        return _with_worker_error(ipy), i
+        return _with_inner_error(ipy), i
     m = _VSCODE.match(line)
     if m:
         message, j = _read_message(lines, i + 1, "", stop_at_frames=True)
         err, j = _read_traceback(lines, j, default=Error(m.group("type"), message))
         return ([err] if err else []), j
-    m = _KERNEL_ASSERT.match(line)
+    m = _KERNEL_ASSERT.search(line) if "block: [" in line else None
     if m:
         frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
         return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
@@ -241,7 +253,7 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         # "Original Traceback" and the worker's own traceback, as when it is printed whole.
         _, j = _read_traceback(lines, i + 2)
         message = "\n".join([line[m.end() :], *lines[i + 1 : j]]).strip()[:MAX_MESSAGE]
-        return _with_worker_error(Error(m.group("type"), message)), j
+        return _with_inner_error(Error(m.group("type"), message)), j
     m = _EXC.match(line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
@@ -250,7 +262,7 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         if j < len(lines) and _FRAME.match(lines[j]):  # the message printed before its frames
             bare, j = _read_traceback(lines, j, default=bare)
         assert bare is not None
-        return _with_worker_error(bare), j
+        return _with_inner_error(bare), j
     return [], i + 1
 
 
@@ -440,13 +452,18 @@ def _read_message(
             break
         if stop_at_frames and _FRAME.match(line):
             break
+        if line.startswith("from user code:"):  # torch.compile's block: the user's traced line
+            end = next((k for k in range(i + 1, len(lines)) if not lines[k].strip()), len(lines))
+            parts += lines[i:end]
+            i = end
+            break
         if _PROMPT.match(line):
             break  # the shell prompt after the output: the user's next command, not the message
         if bare and _RULE.match(line) and not first.strip():
             # a message printed as a block between two rules (torchrun's ChildFailedError)
             end = next((k for k in range(i + 1, len(lines)) if _RULE.match(lines[k])), len(lines))
             return "\n".join(lines[i : end + 1]).strip()[:MAX_MESSAGE], end + 1
-        if bare and not line[:1].isspace() and not line.lstrip().startswith("Original Traceback"):
+        if bare and line.strip() and not line[:1].isspace() and not _BARE_GOES_ON.match(line):
             break
         if bare and _FRAME.match(line):
             break
@@ -466,16 +483,27 @@ def _read_message(
 
 
 def _continues(lines: list[str], i: int) -> bool:
-    """After a blank line, an indented or tab-led line still belongs to the message."""
-    return i < len(lines) and lines[i][:1] in ("\t", " ") and not _FRAME.match(lines[i])
+    """After a blank line, an indented or tab-led line still belongs to the message, and so does
+    torch.compile's "from user code:" block (the user's line that was being traced)."""
+    if i >= len(lines):
+        return False
+    return (lines[i][:1] in ("\t", " ") and not _FRAME.match(lines[i])) or lines[i].startswith(
+        "from user code:"
+    )
 
 
-def _with_worker_error(err: Error) -> list[Error]:
-    """A DataLoader re-raise carries the worker's original traceback inside its message."""
-    if not _WORKER.search(err.message):
-        return [err]
-    inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
-    inner, _ = _read_traceback(inner_lines, 1)
-    if inner is None or not inner.exc_type:
-        return [err]
-    return [_replace(inner, relation="worker"), err]
+def _with_inner_error(err: Error) -> list[Error]:
+    """An error that carries another inside its message: a DataLoader re-raise (the worker's
+    original traceback), torch.compile's BackendCompilerFailed (the backend's own error, `backend=
+    'inductor' raised:` then `Type: message` since torch 2.1, `debug_wrapper raised Type: message`
+    in 2.0). The inner error comes first, as the cause."""
+    if _WORKER.search(err.message):
+        inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
+        inner, _ = _read_traceback(inner_lines, 1)
+        if inner is None or not inner.exc_type:
+            return [err]
+        return [_replace(inner, relation="worker"), err]
+    m = _COMPILER_RAISED.match(err.message)
+    if m and err.exc_type and err.exc_type.endswith("BackendCompilerFailed"):
+        return [Error(m.group("type"), m.group("msg").strip(), relation="cause"), err]
+    return [err]

@@ -62,11 +62,16 @@ class Signature(Strict):
 
     pattern: NonEmpty
     exceptions: list[NonEmpty] = Field(default_factory=list)
+    # The printed exception type must match this (searched, case-sensitive): for exceptions whose
+    # qualified type alone names the family, whatever their message (torch._dynamo.exc.*).
+    type: NonEmpty | None = None
     unless: NonEmpty | None = None
     torch: NonEmpty | None = None
     explain: Text | None = None
 
-    _check_pattern = field_validator("pattern", "unless")(lambda v: v if v is None else _compile(v))
+    _check_pattern = field_validator("pattern", "unless", "type")(
+        lambda v: v if v is None else _compile(v)
+    )
 
     @model_validator(mode="after")
     def _explain_uses_named_groups(self) -> Signature:
