@@ -128,10 +128,11 @@ def _unwrap(text: str) -> str:
 
 
 def _json_strings(text: str) -> list[str]:
+    # strict=False: VS Code's "copy error" JSON keeps raw line breaks inside its strings.
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)
     except ValueError:
-        return [json.loads(m) for m in _JSON_FIELD.findall(text) if _loads_ok(m)]
+        return [json.loads(m, strict=False) for m in _JSON_FIELD.findall(text) if _loads_ok(m)]
     out: list[str] = []
 
     def walk(node: object) -> None:
@@ -150,7 +151,7 @@ def _json_strings(text: str) -> list[str]:
 
 def _loads_ok(literal: str) -> bool:
     try:
-        json.loads(literal)
+        json.loads(literal, strict=False)
     except ValueError:
         return False
     return True

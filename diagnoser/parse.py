@@ -52,7 +52,10 @@ _COMPILER_RAISED = re.compile(
 )
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = re.compile(r"^\s*Original Traceback")
-_IGNORED = re.compile(r"^Exception ignored in:")
+# Errors Python reports while shutting down, after the one that stopped the program.
+_IGNORED = re.compile(
+    r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
+)
 _WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
@@ -64,7 +67,7 @@ _KERNEL_ASSERT = re.compile(
 )
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
 _PYTEST_FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
-_VSCODE = re.compile(rf"^Exception has occurred: (?P<type>{_TYPE})\s*$")
+_VSCODE = re.compile(rf"^(?:Exception has occurred|发生异常|發生例外狀況): ?(?P<type>{_TYPE})\s*$")
 # IPython / Jupyter / Colab
 _IPY_HEADER = re.compile(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
 _IPY_FRAMES = [
@@ -176,6 +179,7 @@ def parse(text: str) -> Trace:
     errors: list[Error] = []
     kind = "exception"  # becomes "ignored" after "Exception ignored in:"
     pytest_frames: list[Frame] = []
+    headerless = False  # a traceback read from frames with no header line above them
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -193,6 +197,7 @@ def parse(text: str) -> Trace:
         # A paste may start below the header, at a frame; frames printed after an error has been
         # found are context (a logger's stack, a list of call sites), not a new error.
         if header or (_FRAME.match(line) and not errors):
+            headerless = headerless or not header
             err, i = _read_traceback(lines, i + 1 if header else i)
             if err is not None:
                 errors.extend(_with_inner_error(_tagged(err, kind)))
@@ -213,6 +218,10 @@ def parse(text: str) -> Trace:
         errors.extend(_tagged(e, kind) if e.kind == "exception" else e for e in found)
     if not errors and text.strip():
         errors.append(Error(None, text.strip()[:MAX_MESSAGE]))
+    elif headerless and not any(e.exc_type for e in errors):
+        # Frames with no header and no exception line: what came before them (a warning's
+        # own wording) may be what names the problem, so the whole text is read too.
+        errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE]))
     return Trace(tuple(_dedupe(errors)), text)
 
 
@@ -227,7 +236,8 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     if m:
         message, j = _read_message(lines, i + 1, "", stop_at_frames=True)
         err, j = _read_traceback(lines, j, default=Error(m.group("type"), message))
-        return ([err] if err else []), j
+        # The debugger lists the call stack innermost first; Frame order is outermost first.
+        return ([_replace(err, frames=err.frames[::-1])] if err else []), j
     m = _KERNEL_ASSERT.search(line) if "block: [" in line else None
     if m:
         frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
@@ -305,7 +315,7 @@ def _read_traceback(
         if m:
             source = m.group("src")
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if source is None and nxt.startswith(" ") and nxt.strip() and not _FRAME.match(nxt):
+            if source is None and _is_source_line(nxt):
                 source = nxt.strip()
                 i += 1
             frames.append(
@@ -378,6 +388,22 @@ def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
             if joined is None or joined.group("name") is None:
                 return  # a frame printed without `, in name`, then its source line
         lines[i : i + 2] = [line + nxt]
+
+
+def _is_source_line(line: str) -> bool:
+    """The line after a frame is its source: indented, or flush-left when a log collector
+    stripped the indentation (then it must not read as a frame, an exception or a header)."""
+    if not line.strip() or _FRAME.match(line):
+        return False
+    if line[:1].isspace():
+        return True
+    return not (
+        _EXC.match(line)
+        or _EXC_IN_TRACEBACK.match(line)
+        or _TRACEBACK.search(line)
+        or _CHAIN.match(line)
+        or set(line.strip()) <= set("^~ ")
+    )
 
 
 def _wrapped_source_tail(lines: list[str], i: int) -> bool:
@@ -475,7 +501,7 @@ def _read_message(
             break
         if _TRACEBACK.search(line) and not line.lstrip().startswith("Original Traceback"):
             break
-        if _CHAIN.match(line) or _KERNEL_ASSERT.match(line):
+        if _CHAIN.match(line) or _KERNEL_ASSERT.match(line) or _IGNORED.match(line):
             break
         parts.append(line)
         i += 1
