@@ -38,7 +38,8 @@ _PREFIXES = [
     re.compile(
         r"^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [^\s:\[]+(?:\[\d+\])?: ?"
     ),  # journald
-    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w.]+:\d+\] "),  # glog (C++)
+    # glog (C++, and torch.distributed's Python logs since 2.4, with a path)
+    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w./\\-]+:\d+\] "),
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]:? ?"),
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"),  # logging formats
     re.compile(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
@@ -50,6 +51,8 @@ _BOX_BORDER = re.compile(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─�
 _RICH_HEADER = re.compile(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
 _RICH_SOURCE = re.compile(r"^❱ ?\d+ (?:│ ?)*(?P<src>.*?)\s*$")
+# A Markdown code fence around a paste: its ``` would end up in the message above it.
+_FENCE = re.compile(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = re.compile(r' (?=File "[^"]+", line \d+)')
 _FLAT_EXC = re.compile(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
 _REPR_EXC = re.compile(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])")
@@ -81,6 +84,7 @@ def normalise(text: str) -> str:
     text = _ANSI.sub("", text).replace("\x00", "").translate(_CURLY)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _GLUED_HEADER.sub(r"\n\1", text)
+    text = _FENCE.sub("", text)
     lines = _rich_boxes(text.split("\n"))
     return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))
 
