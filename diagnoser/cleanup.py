@@ -93,7 +93,11 @@ def _rich_boxes(lines: list[str]) -> list[str]:
     """rich's boxed traceback back into Python's layout: frames, the ❱ source line, no context."""
     out: list[str] = []
     inside = False
-    for line in lines:
+    skip = False
+    for n, line in enumerate(lines):
+        if skip:
+            skip = False
+            continue
         if _RICH_HEADER.match(line):
             inside = True
             out.append("Traceback (most recent call last):")
@@ -106,6 +110,14 @@ def _rich_boxes(lines: list[str]) -> list[str]:
             continue
         content = _BOX_EDGE.sub("", line.strip()).strip()
         frame = _RICH_FRAME.match(content)
+        if frame is None and content and n + 1 < len(lines):
+            # A frame's `path:line in name` wrapped at the box's width (a long path)
+            rest = _BOX_EDGE.sub("", lines[n + 1].strip()).strip()
+            # rich breaks at a space (dropped) when it can, else inside the path
+            is_context = content[:1].isdigit() or content.startswith("❱")  # numbered source
+            if rest and not is_context:
+                frame = _RICH_FRAME.match(content + rest) or _RICH_FRAME.match(f"{content} {rest}")
+            skip = frame is not None
         source = _RICH_SOURCE.match(content)
         if frame:
             file, lineno, name = frame.group("file", "line", "name")
