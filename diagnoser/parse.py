@@ -28,7 +28,7 @@ _FRAME = re.compile(
 _EXC = re.compile(
     rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed)"
     # any class in a dotted module path: torch._dynamo.exc.Unsupported
-    r"|(?-i:(?:[a-z_][a-z_\d]*\.)+[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*))?$",
+    r"|(?-i:(?:[a-z_][a-z_\d]*\.){2,}[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*))?$",
     re.I,
 )
 # Inside a traceback the exception line may carry any class name (`Unsupported: ...`).
