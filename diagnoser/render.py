@@ -70,7 +70,7 @@ def _said(diagnosis: Diagnosis, m: Match, lang: str) -> str | None:
         return explanation(m, lang)
     quoted = _echoed(Match(m.entry, m.score, root, m.method))
     if root.where:
-        quoted += ("" if lang == "zh" else " ") + parens(_where_text(root.where), lang)
+        quoted += parens(_where_text(root.where), lang)
     return t("cause_in_paste", lang).format(error=quoted)
 
 
