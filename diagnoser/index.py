@@ -38,6 +38,7 @@ def reproductions_dir() -> Path:
 class Signature:
     pattern: str
     exceptions: tuple[str, ...] = ()
+    type: str | None = None
     unless: str | None = None
     torch: str | None = None
     explain: dict[str, str] | None = None
@@ -49,8 +50,28 @@ class Signature:
         return re.compile(self.pattern, re.IGNORECASE)
 
     @cached_property
+    def type_regex(self) -> re.Pattern[str] | None:
+        return re.compile(self.type) if self.type else None
+
+    @cached_property
     def unless_regex(self) -> re.Pattern[str] | None:
         return re.compile(self.unless, re.IGNORECASE) if self.unless else None
+
+
+@dataclass(frozen=True)
+class FrameSignature:
+    calls: tuple[str, ...]
+    source: str | None = None
+
+    @cached_property
+    def call_patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        """(path suffix, function regex) for each call; the schema checked the `file:function`."""
+        pairs = (call.split(":", 1) for call in self.calls)
+        return tuple(("/" + file, re.compile(function)) for file, function in pairs)
+
+    @cached_property
+    def source_regex(self) -> re.Pattern[str] | None:
+        return re.compile(self.source) if self.source else None
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,7 @@ class Entry:
     fix: dict[str, str]
     reproduction: dict[str, Any]
     signatures: tuple[Signature, ...] = ()
+    frames: tuple[FrameSignature, ...] = ()
     symptoms: dict[str, Any] | None = None
     examples: tuple[str, ...] = ()
     see_also: tuple[str, ...] = ()
@@ -75,6 +97,9 @@ class Entry:
                 "signatures": tuple(
                     Signature(**{**s, "exceptions": tuple(s["exceptions"])})
                     for s in d["signatures"]
+                ),
+                "frames": tuple(
+                    FrameSignature(tuple(f["calls"]), f["source"]) for f in d.get("frames", ())
                 ),
                 "examples": tuple(d["examples"]),
                 "see_also": tuple(d["see_also"]),
