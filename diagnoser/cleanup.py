@@ -37,7 +37,8 @@ _PREFIXES = [
     re.compile(
         r"^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [^\s:\[]+(?:\[\d+\])?: ?"
     ),  # journald
-    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w.]+:\d+\] "),  # glog (C++)
+    # glog (C++, and torch.distributed's Python logs since 2.4, with a path)
+    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w./\\-]+:\d+\] "),
     re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]:? ?"),
     re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"),  # logging formats
     re.compile(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
@@ -49,6 +50,8 @@ _BOX_BORDER = re.compile(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─�
 _RICH_HEADER = re.compile(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
 _RICH_SOURCE = re.compile(r"^❱ ?\d+ (?:│ ?)*(?P<src>.*?)\s*$")
+# A Markdown code fence around a paste: its ``` would end up in the message above it.
+_FENCE = re.compile(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = re.compile(r' (?=File "[^"]+", line \d+)')
 _FLAT_EXC = re.compile(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
 _REPR_EXC = re.compile(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])")
@@ -80,6 +83,7 @@ def normalise(text: str) -> str:
     text = _ANSI.sub("", text).replace("\x00", "").translate(_CURLY)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _GLUED_HEADER.sub(r"\n\1", text)
+    text = _FENCE.sub("", text)
     lines = _rich_boxes(text.split("\n"))
     return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))
 
@@ -88,7 +92,11 @@ def _rich_boxes(lines: list[str]) -> list[str]:
     """rich's boxed traceback back into Python's layout: frames, the ❱ source line, no context."""
     out: list[str] = []
     inside = False
-    for line in lines:
+    skip = False
+    for n, line in enumerate(lines):
+        if skip:
+            skip = False
+            continue
         if _RICH_HEADER.match(line):
             inside = True
             out.append("Traceback (most recent call last):")
@@ -101,6 +109,14 @@ def _rich_boxes(lines: list[str]) -> list[str]:
             continue
         content = _BOX_EDGE.sub("", line.strip()).strip()
         frame = _RICH_FRAME.match(content)
+        if frame is None and content and n + 1 < len(lines):
+            # A frame's `path:line in name` wrapped at the box's width (a long path)
+            rest = _BOX_EDGE.sub("", lines[n + 1].strip()).strip()
+            # rich breaks at a space (dropped) when it can, else inside the path
+            is_context = content[:1].isdigit() or content.startswith("❱")  # numbered source
+            if rest and not is_context:
+                frame = _RICH_FRAME.match(content + rest) or _RICH_FRAME.match(f"{content} {rest}")
+            skip = frame is not None
         source = _RICH_SOURCE.match(content)
         if frame:
             file, lineno, name = frame.group("file", "line", "name")
@@ -129,10 +145,11 @@ def _unwrap(text: str) -> str:
 
 
 def _json_strings(text: str) -> list[str]:
+    # strict=False: VS Code's "copy error" JSON keeps raw line breaks inside its strings.
     try:
-        data = json.loads(text)
+        data = json.loads(text, strict=False)
     except ValueError:
-        return [json.loads(m) for m in _JSON_FIELD.findall(text) if _loads_ok(m)]
+        return [json.loads(m, strict=False) for m in _JSON_FIELD.findall(text) if _loads_ok(m)]
     out: list[str] = []
 
     def walk(node: object) -> None:
@@ -151,7 +168,7 @@ def _json_strings(text: str) -> list[str]:
 
 def _loads_ok(literal: str) -> bool:
     try:
-        json.loads(literal)
+        json.loads(literal, strict=False)
     except ValueError:
         return False
     return True

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
+import re
 import sys
 
 from . import __version__
 from .groups import GROUPS
-from .i18n import LANGS, default_lang, pad
+from .i18n import LANGS, default_lang, pad, t
 from .index import Index, load_index
 
 TYPE_CHECKING = False
@@ -25,6 +27,7 @@ MAX_INPUT = 4 * 1024 * 1024
 EPILOG = """\
 commands:
   diagnoser [FILE]            diagnose a traceback or log (stdin when FILE is absent or -)
+  diagnoser "loss is nan"     diagnose a sentence (an argument that is no file)
   diagnoser run SCRIPT [ARGS] run a Python script in this process; if it fails, explain the
                               error with its live tensors (also: import diagnoser.auto)
   diagnoser env               the environment (python, torch, CUDA, GPU, driver) and its checks
@@ -75,7 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_formatter,
     )
     parser.add_argument(
-        "file", nargs="?", default="-", help="traceback or log to read (default: stdin)"
+        "file",
+        nargs="*",
+        default=["-"],
+        help='traceback or log to read (default: stdin), or a sentence: diagnoser "loss is nan"',
     )
     fmt = parser.add_mutually_exclusive_group()
     fmt.add_argument(
@@ -173,20 +179,34 @@ def _index(args: argparse.Namespace) -> Index | int:
 def _diagnose(args: argparse.Namespace) -> int:
     from .cleanup import decode
 
+    lang = args.lang or default_lang()
+    name = " ".join(args.file)
     try:
-        if args.file == "-":
+        if name == "-":
+            if sys.stdin.isatty():  # nothing piped: say how to paste, or it looks hung
+                print(t("paste_hint", lang), file=sys.stderr)
             data = read_input(sys.stdin.buffer)
+        elif _reads_as_text(args.file):
+            data = name.encode()
         else:
-            with open(args.file, "rb") as f:
+            with open(name, "rb") as f:
                 data = read_input(f)
     except OSError as e:
-        print(f"diagnoser: cannot read {args.file}: {e.strerror or e}", file=sys.stderr)
+        print(f"diagnoser: cannot read {name}: {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
     index = _index(args)
     if isinstance(index, int):
         return index
-    lang = args.lang or default_lang()
     return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
+
+
+def _reads_as_text(words: list[str]) -> bool:
+    """`diagnoser "loss is nan"`, `diagnoser loss is nan`, `diagnoser 显存不足`: no such file, and
+    words rather than a path (several of them, or a space or a CJK character in one)."""
+    name = " ".join(words)
+    if os.path.exists(name) or (len(words) == 1 and re.search(r"[/\\]|\.\w{1,4}$", name)):
+        return False
+    return len(words) > 1 or bool(re.search(r"\s|[\u3000-\u9fff\uff00-\uffef]", name))
 
 
 def _report(
@@ -245,8 +265,10 @@ def _command(command: str, args: argparse.Namespace) -> int:
         return EXIT_MATCH
     entry = index.by_id.get(args.id)
     if entry is None:
+        near = difflib.get_close_matches(args.id, index.by_id, n=3, cutoff=0.6)
+        hint = f"did you mean {' or '.join(near)}? " if near else ""
         print(
-            f"diagnoser {command}: no entry {args.id!r}; `diagnoser list` shows them all",
+            f"diagnoser {command}: no entry {args.id!r}; {hint}`diagnoser list` shows them all",
             file=sys.stderr,
         )
         return EXIT_USAGE

@@ -28,7 +28,9 @@ COMMAND_ZH = {
 HELP_ZH = {
     "show this help message and exit": "显示帮助并退出",
     "show program's version number and exit": "显示版本号并退出",
-    "traceback or log to read (default: stdin)": "要读取的 traceback 或日志（默认读标准输入）",
+    'traceback or log to read (default: stdin), or a sentence: diagnoser "loss is nan"': (
+        '要读取的 traceback 或日志（默认读标准输入），也可以直接写一句描述：diagnoser "loss is nan"'
+    ),
     "JSON for tools": "输出 JSON，供其他工具使用",
     "format": "输出格式",
     "output format": "输出格式",

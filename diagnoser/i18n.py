@@ -36,9 +36,32 @@ UI: dict[str, dict[str, str]] = {
         "zh": '请贴上完整的 traceback（从 "Traceback (most recent call last):" 到最后一行），'
         "或者运行 `diagnoser list` 浏览全部条目。",
     },
+    "paste_hint": {
+        "en": "Paste the traceback or log here, then end the input: Ctrl-D on a new line "
+        "(Windows: Ctrl-Z, then Enter).",
+        "zh": "把 traceback 或日志粘贴到这里，然后结束输入：在新的一行按 Ctrl-D"
+        "（Windows 上按 Ctrl-Z 再回车）。",
+    },
+    "no_match_whole": {
+        "en": "The paste holds a whole traceback, but its error is not one the knowledge base "
+        "covers (it may not come from PyTorch); `diagnoser list` shows what it covers.",
+        "zh": "贴的 traceback 是完整的，但这个报错不在知识库的范围内（可能不是 PyTorch 的问题）；"
+        "运行 `diagnoser list` 可以看到知识库覆盖哪些问题。",
+    },
+    "cause_in_paste": {
+        "en": "The failing process's own error is in your paste: {error}. Fix that error; "
+        "this one only reports that the process died.",
+        "zh": "出错进程自己的报错就在你贴的内容里：{error}。修好这个报错即可，"
+        "眼前这一条只是在报告那个进程退出了。",
+    },
     "fuzzy": {
         "en": "(no known wording matched exactly; this is the closest entry)",
         "zh": "（没有完全匹配的已知报错措辞，这是最接近的条目）",
+    },
+    "frames": {
+        "en": "(the paste ends before the error message; recognised from the library calls in "
+        "its traceback)",
+        "zh": "（贴的内容在报错信息之前就断了；这是根据 traceback 里经过的库函数判断的）",
     },
     "needs": {"en": "needs", "zh": "需要"},
     "more": {"en": "More", "zh": "详情"},

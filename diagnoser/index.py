@@ -23,8 +23,10 @@ import os
 import re
 import sys
 import zlib
+from functools import cached_property
 
 from . import __version__
+from .records import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,7 +61,17 @@ class Signature:
     """One wording of an entry's error, as matching needs it. Its explanation templates are text,
     read with the entry's other texts (Entry.explain_templates)."""
 
-    __slots__ = ("_regex", "_unless_regex", "anchor", "exceptions", "pattern", "torch", "unless")
+    __slots__ = (
+        "_regex",
+        "_type_regex",
+        "_unless_regex",
+        "anchor",
+        "exceptions",
+        "pattern",
+        "torch",
+        "type",
+        "unless",
+    )
 
     def __init__(
         self,
@@ -68,6 +80,7 @@ class Signature:
         unless: str | None = None,
         torch: str | None = None,
         anchor: str | None = None,
+        type: str | None = None,
     ) -> None:
         self.pattern = pattern
         self.exceptions = exceptions
@@ -75,7 +88,9 @@ class Signature:
         self.torch = torch
         # Lower-cased text every match contains (anchor.py); None when the pattern has none.
         self.anchor = anchor
+        self.type = type
         self._regex: re.Pattern[str] | None = None
+        self._type_regex: re.Pattern[str] | None = None
         self._unless_regex: re.Pattern[str] | None = None
 
     @property
@@ -85,6 +100,13 @@ class Signature:
         return self._regex
 
     @property
+    def type_regex(self) -> re.Pattern[str] | None:
+        """Which exception types the signature is for (issue 10's `type`), as a regex."""
+        if self.type and self._type_regex is None:
+            self._type_regex = re.compile(self.type)
+        return self._type_regex
+
+    @property
     def unless_regex(self) -> re.Pattern[str] | None:
         if self.unless and self._unless_regex is None:
             self._unless_regex = re.compile(self.unless, re.IGNORECASE)
@@ -92,6 +114,22 @@ class Signature:
 
     def __repr__(self) -> str:
         return f"Signature({self.pattern!r})"
+
+
+@dataclass(frozen=True)
+class FrameSignature:
+    calls: tuple[str, ...]
+    source: str | None = None
+
+    @cached_property
+    def call_patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
+        """(path suffix, function regex) for each call; the schema checked the `file:function`."""
+        pairs = (call.split(":", 1) for call in self.calls)
+        return tuple(("/" + file, re.compile(function)) for file, function in pairs)
+
+    @cached_property
+    def source_regex(self) -> re.Pattern[str] | None:
+        return re.compile(self.source) if self.source else None
 
 
 class Entry:
@@ -104,6 +142,7 @@ class Entry:
         "_span",
         "_store",
         "_texts",
+        "frames",
         "group",
         "id",
         "kind",
@@ -115,13 +154,16 @@ class Entry:
         id: str,
         kind: str,
         group: str,
-        signatures: list[list[Any]],  # [pattern, exceptions, unless, torch, anchor] each
+        signatures: list[list[Any]],  # [pattern, exceptions, unless, torch, anchor, type] each
+        frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
         store: _TextStore,
         span: tuple[int, int],
     ) -> None:
         self.id, self.kind, self.group = id, kind, group
         self._raw_signatures = signatures
+        # A traceback cut off before its message, recognised by the library frames it went through.
+        self.frames = frames
         self._signatures: tuple[Signature, ...] | None = None
         # {"patterns": [...], "log_signal": name or None} for a symptom entry
         self.symptoms = symptoms
@@ -135,8 +177,8 @@ class Entry:
     def signatures(self) -> tuple[Signature, ...]:
         if self._signatures is None:
             self._signatures = tuple(
-                Signature(pattern, tuple(exceptions), unless, torch, anchor)
-                for pattern, exceptions, unless, torch, anchor in self._raw_signatures
+                Signature(pattern, tuple(exceptions), unless, torch, anchor, type)
+                for pattern, exceptions, unless, torch, anchor, type in self._raw_signatures
             )
         return self._signatures
 
@@ -330,9 +372,10 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                 "kind": e["kind"],
                 "group": e["group"],
                 "signatures": [
-                    [s[k] for k in ("pattern", "exceptions", "unless", "torch", "anchor")]
+                    [s[k] for k in ("pattern", "exceptions", "unless", "torch", "anchor", "type")]
                     for s in e["signatures"]
                 ],
+                "frames": [[f["calls"], f["source"]] for f in e.get("frames") or ()],
                 "symptoms": symptoms
                 and {"patterns": symptoms["patterns"], "log_signal": symptoms["log_signal"]},
             }
@@ -347,6 +390,7 @@ def _build(data: dict[str, Any], store: _TextStore) -> Index:
             e["kind"],
             e["group"],
             e["signatures"],
+            tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
             e["symptoms"],
             store,
             tuple(e["span"]),

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .index import Entry, Index, Signature
-from .parse import Error, Trace, parse
+from .index import Entry, FrameSignature, Index, Signature
+from .parse import Error, Frame, Trace, parse
 from .records import dataclass, field, replace
 from .symptoms import detect, normalise
 from .training_log import read as read_training_log
@@ -26,6 +26,8 @@ _FUZZY_MIN_SIMILARITY = 82
 # An error that is not the root (a wrapper, an earlier error in a long log) ranks a little lower.
 _NOT_ROOT_FACTOR = 0.9
 _MAX_ERRORS = 200
+# A traceback cut off before its message, recognised by the library frames it went through.
+_FRAME_SCORE = 75
 # A sentence names a symptom less surely than a log shows it.
 _PHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
@@ -36,7 +38,7 @@ class Match:
     entry: Entry
     score: int
     error: Error | None  # None for a symptom, which has no exception
-    method: str  # "signature" | "fuzzy" | "log" | "phrase"
+    method: str  # "signature" | "fuzzy" | "frames" | "log" | "phrase"
     signature: Signature | None = None
     values: dict[str, str] = field(default_factory=dict)
 
@@ -68,7 +70,8 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # Later errors in a log are likelier to be the one that stopped the run; keep the last ones.
     for err in trace.errors[-_MAX_ERRORS:]:
         factor = 1.0 if err is root else _NOT_ROOT_FACTOR
-        for m in _signature_matches(err, index) or _fuzzy_matches(err, index):
+        found = _signature_matches(err, index) or _fuzzy_matches(err, index)
+        for m in found or _frame_matches(err, index):
             keep(replace(m, score=round(m.score * factor)))
     has_exception = any(e.exc_type or e.kind == "assert" for e in trace.errors)
     for m in _symptom_matches(trace.text, index, has_exception):
@@ -88,6 +91,8 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
     for entry, sig in index.candidates(lowered):
         if entry.id in matched:
             continue  # the first signature that fits an entry is its most specific wording
+        if sig.type_regex and not (err.exc_type and sig.type_regex.search(err.exc_type)):
+            continue
         hit = sig.regex.search(err.message) or (
             sig.regex.search(unwrapped) if unwrapped != err.message else None
         )
@@ -126,6 +131,37 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
         if similarity >= _FUZZY_MIN_SIMILARITY:
             out.append(Match(entry, round(similarity * _FUZZY_CAP / 100), err, "fuzzy"))
     return out
+
+
+def _frame_matches(err: Error, index: Index) -> list[Match]:
+    """Only for a traceback whose exception line is missing: a message, when there is one, says
+    more than the frames it passed through."""
+    if err.exc_type is not None or not err.frames:
+        return []
+    paths = [(f.filename.replace("\\", "/"), f) for f in err.frames]
+    return [
+        Match(entry, _FRAME_SCORE, err, "frames")
+        for entry in index.entries
+        if any(_calls_in(sig, paths) for sig in entry.frames)
+    ]
+
+
+def _calls_in(sig: FrameSignature, paths: list[tuple[str, Frame]]) -> bool:
+    """The signature's calls appear in the frames in order; with `source`, the last one is the
+    innermost frame and its source line matches."""
+    calls = list(sig.call_patterns)
+    if sig.source_regex is not None:
+        (suffix, function), (path, frame) = calls.pop(), paths[-1]
+        if not (path.endswith(suffix) and function.fullmatch(frame.name)):
+            return False
+        if not sig.source_regex.search(frame.line or ""):
+            return False
+        paths = paths[:-1]
+    frames = iter(paths)  # consumed as the calls are found: they must come in this order
+    return all(
+        any(path.endswith(suffix) and function.fullmatch(f.name) for path, f in frames)
+        for suffix, function in calls
+    )
 
 
 @cache

@@ -9,6 +9,7 @@ log's own decoration. Matching and rendering live elsewhere.
 
 from __future__ import annotations
 
+import keyword
 import re
 
 from .cleanup import normalise
@@ -25,7 +26,9 @@ _FRAME = re.compile(
     r"(?:\s+(?P<src>\S.*))?\s*$"  # source glued to the frame line when it was flattened
 )
 _EXC = re.compile(
-    rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure))(?::\s?(?P<msg>.*))?$",
+    rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed)"
+    # any class in a dotted module path: torch._dynamo.exc.Unsupported
+    r"|(?-i:(?:[a-z_][a-z_\d]*\.){2,}[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*))?$",
     re.I,
 )
 # Inside a traceback the exception line may carry any class name (`Unsupported: ...`).
@@ -35,17 +38,36 @@ _CHAIN = re.compile(
     r"|During handling of the above exception, another exception occurred:)"
 )
 _WORKER = re.compile(r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback")
-_IGNORED = re.compile(r"^Exception ignored in:")
+# The re-raise's first line, with or without the `KeyError: ` before it, then "Original Traceback".
+_WORKER_HEADER = re.compile(
+    rf"^(?:{_TYPE}: )?"
+    r"(?=Caught (?P<type>\w+) in (?:DataLoader worker process \d+|pin memory thread))"
+)
+_RULE = re.compile(r"^={20,}\s*$")
+# A shell prompt after the pasted output: `user@host:~/dir$ `, `(env) user@host:~$`, `PS C:\x> `.
+_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]:\\[^>]*>)(?: |$)")
+_COMPILER_RAISED = re.compile(
+    rf"^(?:backend='[^'\n]+' raised:\n|\w+ raised )(?P<type>{_TYPE}): ?"
+    r"(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"  # up to a blank line
+)
+# Unindented lines that still belong to a bare error line's message.
+_BARE_GOES_ON = re.compile(r"^\s*Original Traceback")
+# Errors Python reports while shutting down, after the one that stopped the program.
+_IGNORED = re.compile(
+    r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
+)
 _WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
 _CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
+# One line per failing GPU thread: from a CUDA source file, or `unknown:0: unknown:` from a kernel
+# torch.compile generated; a progress bar may be glued before the first one.
 _KERNEL_ASSERT = re.compile(
-    r"^(?P<file>\S+\.(?:cuh?|h)):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
+    r"(?:^|(?<=[\]|]))(?P<file>[^\s\]|]+\.(?:cuh?|h)|unknown):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
     r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
 )
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
 _PYTEST_FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
-_VSCODE = re.compile(rf"^Exception has occurred: (?P<type>{_TYPE})\s*$")
+_VSCODE = re.compile(rf"^(?:Exception has occurred|发生异常|發生例外狀況): ?(?P<type>{_TYPE})\s*$")
 # IPython / Jupyter / Colab
 _IPY_HEADER = re.compile(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
 _IPY_FRAMES = [
@@ -157,6 +179,7 @@ def parse(text: str) -> Trace:
     errors: list[Error] = []
     kind = "exception"  # becomes "ignored" after "Exception ignored in:"
     pytest_frames: list[Frame] = []
+    headerless = False  # a traceback read from frames with no header line above them
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -170,10 +193,14 @@ def parse(text: str) -> Trace:
             kind = "ignored"
             i += 1
             continue
-        if _TRACEBACK.search(line):
-            err, i = _read_traceback(lines, i + 1)
+        header = _TRACEBACK.search(line)
+        # A paste may start below the header, at a frame; frames printed after an error has been
+        # found are context (a logger's stack, a list of call sites), not a new error.
+        if header or (_FRAME.match(line) and not errors):
+            headerless = headerless or not header
+            err, i = _read_traceback(lines, i + 1 if header else i)
             if err is not None:
-                errors.extend(_with_worker_error(_tagged(err, kind)))
+                errors.extend(_with_inner_error(_tagged(err, kind)))
             continue
         chain = _CHAIN.match(line)
         if chain:
@@ -191,6 +218,10 @@ def parse(text: str) -> Trace:
         errors.extend(_tagged(e, kind) if e.kind == "exception" else e for e in found)
     if not errors and text.strip():
         errors.append(Error(None, text.strip()[:MAX_MESSAGE]))
+    elif headerless and not any(e.exc_type for e in errors):
+        # Frames with no header and no exception line: what came before them (a warning's
+        # own wording) may be what names the problem, so the whole text is read too.
+        errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE]))
     return Trace(tuple(_dedupe(errors)), text)
 
 
@@ -200,13 +231,14 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _IPY_HEADER.match(line)
     if m:
         ipy, i = _read_ipython(lines, i + 1, m.group("type"))
-        return _with_worker_error(ipy), i
+        return _with_inner_error(ipy), i
     m = _VSCODE.match(line)
     if m:
         message, j = _read_message(lines, i + 1, "", stop_at_frames=True)
         err, j = _read_traceback(lines, j, default=Error(m.group("type"), message))
-        return ([err] if err else []), j
-    m = _KERNEL_ASSERT.match(line)
+        # The debugger lists the call stack innermost first; Frame order is outermost first.
+        return ([_replace(err, frames=err.frames[::-1])] if err else []), j
+    m = _KERNEL_ASSERT.search(line) if "block: [" in line else None
     if m:
         frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
         return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
@@ -225,6 +257,13 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
                 message, j = _read_message(lines, j + 1, what.group("msg"))
                 return [Error(m.group("type"), message)], j
         return [], i + 1
+    m = _WORKER_HEADER.match(line)
+    if m and i + 1 < len(lines) and lines[i + 1].lstrip().startswith("Original Traceback"):
+        # A worker re-raise pasted without the traceback above it: the message is the header,
+        # "Original Traceback" and the worker's own traceback, as when it is printed whole.
+        _, j = _read_traceback(lines, i + 2)
+        message = "\n".join([line[m.end() :], *lines[i + 1 : j]]).strip()[:MAX_MESSAGE]
+        return _with_inner_error(Error(m.group("type"), message)), j
     m = _EXC.match(line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
@@ -233,7 +272,7 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         if j < len(lines) and _FRAME.match(lines[j]):  # the message printed before its frames
             bare, j = _read_traceback(lines, j, default=bare)
         assert bare is not None
-        return _with_worker_error(bare), j
+        return _with_inner_error(bare), j
     return [], i + 1
 
 
@@ -276,7 +315,7 @@ def _read_traceback(
         if m:
             source = m.group("src")
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            if source is None and nxt.startswith(" ") and nxt.strip() and not _FRAME.match(nxt):
+            if source is None and _is_source_line(nxt):
                 source = nxt.strip()
                 i += 1
             frames.append(
@@ -291,6 +330,9 @@ def _read_traceback(
             continue
         if default is not None and not frames:
             return _replace(default), i
+        if frames and _wrapped_source_tail(lines, i):
+            i += 1
+            continue
         exc = _EXC.match(lines[i]) or _EXC_IN_TRACEBACK.match(lines[i])
         if exc:
             message, i = _read_message(lines, i + 1, exc.group("msg") or "")
@@ -327,19 +369,60 @@ def _raised_message(frame: Frame) -> str:
 
 
 def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
-    """A frame line hard-wrapped by a terminal or a mail client (its `, in name` or even its
-    closing quote on the next lines) is joined back, in place."""
-    for _ in range(3):  # a long path can wrap more than once
+    """A frame line hard-wrapped by a terminal or a mail client is joined back, in place. The cut
+    can fall anywhere: inside the path, before `, line N` or ` in name` (the next piece then
+    starts with a space), or inside the name (`in <modul` + `e>`)."""
+    for _ in range(10):  # a long path can wrap several times
         line = lines[i]
         if not line.lstrip().startswith('File "') or i + 1 >= len(lines):
             return
         m = _FRAME.match(line)
         nxt = lines[i + 1]
+        if not nxt.strip() or _FRAME.match(nxt) or _TRACEBACK.search(nxt):
+            return
         if m is not None and m.group("name") is not None:
-            return
-        if nxt[:1] in ("", " ", "\t") or _TRACEBACK.search(nxt):
-            return
+            if not _cut_name(m.group("name"), nxt):
+                return
+        elif nxt[:1] in (" ", "\t"):
+            joined = _FRAME.match(line + nxt)
+            if joined is None or joined.group("name") is None:
+                return  # a frame printed without `, in name`, then its source line
         lines[i : i + 2] = [line + nxt]
+
+
+def _is_source_line(line: str) -> bool:
+    """The line after a frame is its source: indented, or flush-left when a log collector
+    stripped the indentation (then it must not read as a frame, an exception or a header)."""
+    if not line.strip() or _FRAME.match(line):
+        return False
+    if line[:1].isspace():
+        return True
+    return not (
+        _EXC.match(line)
+        or _EXC_IN_TRACEBACK.match(line)
+        or _TRACEBACK.search(line)
+        or _CHAIN.match(line)
+        or set(line.strip()) <= set("^~ ")
+    )
+
+
+def _wrapped_source_tail(lines: list[str], i: int) -> bool:
+    """An unindented line between a source line and the next frame (or its carets) is the rest of
+    a source line cut by a hard wrap; an exception line is never followed by a frame."""
+    before = lines[i - 1]
+    after = lines[i + 1] if i + 1 < len(lines) else ""
+    if not before[:1].isspace() or _FRAME.match(before) or lines[i][:1].isspace():
+        return False
+    return bool(_FRAME.match(after)) or (bool(after.strip()) and set(after.strip()) <= set("^~ "))
+
+
+def _cut_name(name: str, nxt: str) -> bool:
+    """Whether `nxt` is the rest of a function name cut by the wrap: one unindented word, no
+    colon, and not a capitalised word (a bare `KeyboardInterrupt` ends a traceback)."""
+    if name.startswith("<") and not name.endswith(">"):
+        return True
+    word = nxt.rstrip()
+    return bool(re.fullmatch(r"[a-z_\d][\w>]*", word)) and not keyword.iskeyword(word)
 
 
 def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
@@ -395,7 +478,18 @@ def _read_message(
             break
         if stop_at_frames and _FRAME.match(line):
             break
-        if bare and not line[:1].isspace() and not line.lstrip().startswith("Original Traceback"):
+        if line.startswith("from user code:"):  # torch.compile's block: the user's traced line
+            end = next((k for k in range(i + 1, len(lines)) if not lines[k].strip()), len(lines))
+            parts += lines[i:end]
+            i = end
+            break
+        if _PROMPT.match(line):
+            break  # the shell prompt after the output: the user's next command, not the message
+        if bare and _RULE.match(line) and not first.strip():
+            # a message printed as a block between two rules (torchrun's ChildFailedError)
+            end = next((k for k in range(i + 1, len(lines)) if _RULE.match(lines[k])), len(lines))
+            return "\n".join(lines[i : end + 1]).strip()[:MAX_MESSAGE], end + 1
+        if bare and line.strip() and not line[:1].isspace() and not _BARE_GOES_ON.match(line):
             break
         if bare and _FRAME.match(line):
             break
@@ -407,7 +501,7 @@ def _read_message(
             break
         if _TRACEBACK.search(line) and not line.lstrip().startswith("Original Traceback"):
             break
-        if _CHAIN.match(line) or _KERNEL_ASSERT.match(line):
+        if _CHAIN.match(line) or _KERNEL_ASSERT.match(line) or _IGNORED.match(line):
             break
         parts.append(line)
         i += 1
@@ -415,16 +509,27 @@ def _read_message(
 
 
 def _continues(lines: list[str], i: int) -> bool:
-    """After a blank line, an indented or tab-led line still belongs to the message."""
-    return i < len(lines) and lines[i][:1] in ("\t", " ") and not _FRAME.match(lines[i])
+    """After a blank line, an indented or tab-led line still belongs to the message, and so does
+    torch.compile's "from user code:" block (the user's line that was being traced)."""
+    if i >= len(lines):
+        return False
+    return (lines[i][:1] in ("\t", " ") and not _FRAME.match(lines[i])) or lines[i].startswith(
+        "from user code:"
+    )
 
 
-def _with_worker_error(err: Error) -> list[Error]:
-    """A DataLoader re-raise carries the worker's original traceback inside its message."""
-    if not _WORKER.search(err.message):
-        return [err]
-    inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
-    inner, _ = _read_traceback(inner_lines, 1)
-    if inner is None or not inner.exc_type:
-        return [err]
-    return [_replace(inner, relation="worker"), err]
+def _with_inner_error(err: Error) -> list[Error]:
+    """An error that carries another inside its message: a DataLoader re-raise (the worker's
+    original traceback), torch.compile's BackendCompilerFailed (the backend's own error, `backend=
+    'inductor' raised:` then `Type: message` since torch 2.1, `debug_wrapper raised Type: message`
+    in 2.0). The inner error comes first, as the cause."""
+    if _WORKER.search(err.message):
+        inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
+        inner, _ = _read_traceback(inner_lines, 1)
+        if inner is None or not inner.exc_type:
+            return [err]
+        return [_replace(inner, relation="worker"), err]
+    m = _COMPILER_RAISED.match(err.message)
+    if m and err.exc_type and err.exc_type.endswith("BackendCompilerFailed"):
+        return [Error(m.group("type"), m.group("msg").strip(), relation="cause"), err]
+    return [err]

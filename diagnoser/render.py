@@ -39,8 +39,41 @@ def _where_text(frame: Frame) -> str:
     return f"{frame.filename}:{frame.lineno}" + (f"  `{frame.line}`" if frame.line else "")
 
 
-def _first_line(text: str) -> str:
-    return text.split("\n", 1)[0]
+def _echoed(m: Match) -> str:
+    """The error's own line to quote back. When no exception line was found the error is the
+    whole paste, so the line the signature recognised is quoted, not the log's first line (often
+    a notice such as "Sending process ... closing signal SIGTERM"); a message that starts with a
+    rule (torchrun's table) is quoted from its first line of words."""
+    err = m.error
+    assert err is not None
+    if err.exc_type is None and m.signature is not None:
+        hit = m.signature.regex.search(err.message)
+        if hit:
+            start = err.message.rfind("\n", 0, hit.start()) + 1
+            return err.message[start:].split("\n", 1)[0]
+    words = next((ln for ln in err.message.split("\n") if ln.strip(" =-")), "")
+    return f"{err.exc_type}: {words.strip()}" if err.exc_type else words
+
+
+def _wrapped_root(diagnosis: Diagnosis, m: Match) -> Error | None:
+    """The real error behind a launcher's or worker pool's "a child failed", when the paste
+    holds it (a rank's traceback before torchrun's table) and no entry explained it."""
+    root = diagnosis.trace.root
+    if m.error is None or not m.error.is_wrapper or root is None or root is m.error:
+        return None
+    return root if root.exc_type and root.kind == "exception" else None
+
+
+def _said(diagnosis: Diagnosis, m: Match, lang: str) -> str | None:
+    """The explanation; for a wrapper whose cause is in the paste, that cause, quoted, instead of
+    the entry's "look above for the rank's own traceback"."""
+    root = _wrapped_root(diagnosis, m)
+    if root is None:
+        return explanation(m, lang)
+    quoted = _echoed(Match(m.entry, m.score, root, m.method))
+    if root.where:
+        quoted += parens(_where_text(root.where), lang)
+    return t("cause_in_paste", lang).format(error=quoted)
 
 
 def _tensor_json(f: TensorFact) -> TensorReport:
@@ -94,7 +127,7 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
                 "method": m.method,
                 "message": m.error.text if m.error else None,
                 "values": m.values,
-                "explanation": explanation(m, lang),
+                "explanation": _said(diagnosis, m, lang),
                 "notes": notes(diagnosis, m, lang, context),
                 "where": _where(m.error.where) if m.error else None,
                 "see_also": list(m.entry.see_also),
@@ -169,21 +202,22 @@ def to_text(
     s = _Style(colour)
     best = diagnosis.best
     if best is None:
-        return f"{t('no_match', lang)}\n{t('no_match_hint', lang)}\n"
+        return f"{t('no_match', lang)}\n{t(_no_match_hint(diagnosis), lang)}\n"
     entry = best.entry
     out = [f"{s.title(entry.title[lang])}  {s.dim(f'[{entry.id}, {best.score}]')}"]
-    if best.method == "fuzzy":
-        out.append(s.dim(t("fuzzy", lang)))
+    if best.method in ("fuzzy", "frames"):
+        out.append(s.dim(t(best.method, lang)))
     out += ["", s.heading(t("what", lang))]
     if best.error:
-        out.append(textwrap.indent(_first_line(best.error.text), "  "))
-    said = explanation(best, lang) or (None if best.error else entry.title[lang])
+        out.append(textwrap.indent(_echoed(best), "  "))
+    said = _said(diagnosis, best, lang) or (None if best.error else entry.title[lang])
     if said:
         out.append(textwrap.indent(said, "  → ", lambda _: True))
     for note in notes(diagnosis, best, lang, context):
         out.append(textwrap.indent(note, "  → ", lambda _: True))
-    if best.error and best.error.where:
-        out.append(f"  {t('where', lang)}{colon(lang)}{_where_text(best.error.where)}")
+    where = _where_of(diagnosis, best)
+    if where:
+        out.append(f"  {t('where', lang)}{colon(lang)}{_where_text(where)}")
     facts = facts_of(diagnosis, best, context)
     if facts:
         out += ["", s.heading(t("tensors", lang))]
@@ -197,6 +231,17 @@ def to_text(
         out += [f"  - {m.entry.title[lang]}  {s.dim(f'[{m.entry.id}, {m.score}]')}" for m in others]
     out += ["", f"{t('more', lang)}{colon(lang)}{page_url(entry.id, lang, docs_url)}"]
     return "\n".join(out) + "\n"
+
+
+def _where_of(diagnosis: Diagnosis, m: Match) -> Frame | None:
+    root = _wrapped_root(diagnosis, m)
+    return (root or m.error).where if m.error else None
+
+
+def _no_match_hint(diagnosis: Diagnosis) -> str:
+    """Asking for the whole traceback only helps when the paste was not one."""
+    whole = any(e.exc_type and e.frames for e in diagnosis.trace.errors)
+    return "no_match_whole" if whole else "no_match_hint"
 
 
 def _repro_command(m: Match, lang: str) -> str:
@@ -229,7 +274,7 @@ def _environment_markdown(context: Context | None, lang: str) -> list[str]:
 def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     best = diagnosis.best
     if best is None:
-        out = [f"**{t('no_match', lang)}**", "", t("no_match_hint", lang), ""]
+        out = [f"**{t('no_match', lang)}**", "", t(_no_match_hint(diagnosis), lang), ""]
         return "\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n"
     entry = best.entry
     out = [
@@ -242,12 +287,13 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     if best.error:
         out += ["", "```", best.error.text, "```"]
     out.append("")
-    said = explanation(best, lang)
+    said = _said(diagnosis, best, lang)
     if said:
         out += [said, ""]
     out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
-    if best.error and best.error.where:
-        out += [f"{t('where', lang)}{colon(lang)}`{_where_text(best.error.where)}`", ""]
+    where = _where_of(diagnosis, best)
+    if where:
+        out += [f"{t('where', lang)}{colon(lang)}`{_where_text(where)}`", ""]
     facts = facts_of(diagnosis, best, context)
     if facts:
         out += [f"### {t('tensors', lang)}", ""]

@@ -62,11 +62,16 @@ class Signature(Strict):
 
     pattern: NonEmpty
     exceptions: list[NonEmpty] = Field(default_factory=list)
+    # The printed exception type must match this (searched, case-sensitive): for exceptions whose
+    # qualified type alone names the family, whatever their message (torch._dynamo.exc.*).
+    type: NonEmpty | None = None
     unless: NonEmpty | None = None
     torch: NonEmpty | None = None
     explain: Text | None = None
 
-    _check_pattern = field_validator("pattern", "unless")(lambda v: v if v is None else _compile(v))
+    _check_pattern = field_validator("pattern", "unless", "type")(
+        lambda v: v if v is None else _compile(v)
+    )
 
     @model_validator(mode="after")
     def _explain_uses_named_groups(self) -> Signature:
@@ -81,6 +86,31 @@ class Signature(Strict):
                     f"(named groups: {sorted(groups) or 'none'})"
                 )
         return self
+
+
+_CALL = re.compile(r"^(?P<file>[\w.<>-]+(?:/[\w.<>-]+)*\.py):(?P<function>.+)$")
+
+
+class FrameSignature(Strict):
+    """A traceback cut off before its message still shows where it was. `calls` are frames that
+    must all appear in it, outermost first: `path/suffix.py:function` with the file a path suffix
+    (`/` also matches `\\`) and the function a regular expression. With `source`, the last call
+    must be the innermost frame and its source line must match it (a `raise TypeError(...)`)."""
+
+    calls: list[NonEmpty] = Field(min_length=1)
+    source: NonEmpty | None = None
+
+    @field_validator("calls")
+    @classmethod
+    def _calls(cls, v: list[str]) -> list[str]:
+        for call in v:
+            m = _CALL.match(call)
+            if m is None:
+                raise ValueError(f"{call!r}: expected `path/file.py:function-regex`")
+            _compile(m.group("function"))
+        return v
+
+    _check_source = field_validator("source")(lambda v: v if v is None else _compile(v))
 
 
 class Phrases(Strict):
@@ -166,6 +196,8 @@ class Entry(Strict):
     rank: int | None = Field(default=None, ge=1)
     docs: list[DocLink] = Field(default_factory=list)
     signatures: list[Signature] = Field(default_factory=list)
+    # Scored below any message hit: only for a traceback whose message was not pasted.
+    frames: list[FrameSignature] = Field(default_factory=list)
     symptoms: Symptoms | None = None
     examples: list[NonEmpty] = Field(default_factory=list)
     reproduction: Reproduction

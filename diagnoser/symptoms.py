@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import statistics
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
@@ -37,6 +38,11 @@ SIGNALS: dict[str, set[str]] = {
     "grad-none": {"count", "params", "with_grad"},
     "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},
     "data-bound": {"pct"},
+    "oscillates": {"n", "low", "high", "from_at", "to_at"},
+    "underfit": {"loss_first", "loss_last", "acc", "at", "val_acc"},
+    "grad-vanishes": {"first_param", "first_norm", "last_param", "last_norm", "ratio"},
+    "bn-small-batch": {"batch_size", "train", "val", "metric", "at"},
+    "step-overhead": {"phase", "pct", "phase_ms", "fb_ms"},
 }
 
 
@@ -199,18 +205,35 @@ def _memory_grows(log: TrainingLog) -> Finding | None:
     return None
 
 
+_PHASES = {
+    "compute_time": "forward",
+    "backward_time": "backward",
+    "optimizer_time": "optimizer step",
+    "metrics_time": "metrics / logging",
+}
+
+
+def _phase_means(log: TrainingLog) -> dict[str, float]:
+    """The typical time of each timed phase of a step the log reports, data loading included:
+    the median, because one stall of a busy machine lands in whichever phase was running."""
+    means = {}
+    for key in ("data_time", *_PHASES):
+        points = finite(log.series.get(key, []))
+        if points:
+            means[key] = statistics.median(p.value for p in points)
+    return means
+
+
 def _data_bound(log: TrainingLog) -> Finding | None:
     wait = finite(log.series.get("data_wait_pct", []))
     if wait:
         pct = sum(p.value for p in wait) / len(wait)
     else:
-        data, compute = (
-            finite(log.series.get("data_time", [])),
-            finite(log.series.get("compute_time", [])),
-        )
-        if not data or not compute:
+        # The step's compute is every timed phase: forward, backward, optimizer, metrics.
+        means = _phase_means(log)
+        d, c = means.pop("data_time", None), sum(means.values())
+        if d is None or not means:
             return None
-        d, c = sum(p.value for p in data) / len(data), sum(p.value for p in compute) / len(compute)
         pct = 100 * d / max(d + c, 1e-12)
     return Finding("data-bound", 90, {"pct": f"{pct:.0f}"}) if pct >= 50 else None
 
@@ -226,6 +249,164 @@ def _grad_none(log: TrainingLog) -> Finding | None:
     )
 
 
+def _oscillates(log: TrainingLog) -> Finding | None:
+    """Eight or more readings that keep changing direction with big swings and make no net
+    progress. A healthy run's noisy per-batch losses still fall clearly from the first third of
+    the log to the last; a diverging run grows without turning back (grad-explodes, nan)."""
+    points = _loss(log)
+    if len(points) < 8 or len(finite(points)) < len(points):
+        return None
+    vals = [p.value for p in points]
+    diffs = [b - a for a, b in itertools.pairwise(vals) if b != a]
+    if len(diffs) < 6:
+        return None
+    turns = sum((a > 0) != (b > 0) for a, b in itertools.pairwise(diffs))
+    level = sorted(abs(v) for v in vals)[len(vals) // 2]
+    swing = sorted(abs(d) for d in diffs)[len(diffs) // 2]
+    third = len(vals) // 3
+    first, last = sum(vals[:third]) / third, sum(vals[-third:]) / third
+    if (
+        turns >= 0.4 * (len(diffs) - 1)
+        and swing >= 0.25 * max(level, 1e-8)
+        and first > 0
+        and 0.7 * first <= last <= 10 * first
+    ):
+        return Finding(
+            "oscillates",
+            85,
+            {
+                "n": str(len(points)),
+                "low": fmt(min(vals)),
+                "high": fmt(max(vals)),
+                "from_at": points[0].at,
+                "to_at": points[-1].at,
+            },
+        )
+    return None
+
+
+def _fraction(points: list[Point]) -> list[float]:
+    """Accuracies as fractions, whether the log prints 0.64 or 64.0 (%)."""
+    vals = [p.value for p in points]
+    return [v / 100 for v in vals] if vals and max(vals) > 1.0 else vals
+
+
+def _underfit(log: TrainingLog) -> Finding | None:
+    """The training loss fell and then levelled off while the training accuracy is still low:
+    the model has learned what it can and it is not enough. A validation accuracy far above the
+    training one means training-mode noise (dropout, BatchNorm), not a weak model."""
+    loss, acc_points = finite(log.series.get("loss", [])), finite(log.series.get("acc", []))
+    if len(loss) < 5 or len(acc_points) < 3:
+        return None
+    acc = _fraction(acc_points)
+    tail = [p.value for p in loss[-max(3, len(loss) // 3) :]]
+    levelled = (max(tail) - min(tail)) <= 0.03 * max(abs(sum(tail) / len(tail)), 1e-8)
+    fell = loss[-1].value <= 0.9 * loss[0].value
+    if not (fell and levelled and acc[-1] < 0.8):
+        return None
+    values = {
+        "loss_first": fmt(loss[0].value),
+        "loss_last": fmt(loss[-1].value),
+        "acc": fmt(acc[-1]),
+        "at": acc_points[-1].at,
+    }
+    val_points = finite(log.series.get("val_acc", []))
+    if val_points:
+        val = _fraction(val_points)[-1]
+        if abs(val - acc[-1]) > 0.1:
+            return None  # overfitting, or a training mode that handicaps the model
+        values["val_acc"] = fmt(val)
+    return Finding("underfit", 85, values)
+
+
+def _grad_vanishes(log: TrainingLog) -> Finding | None:
+    """Per-parameter gradient norms that shrink by orders of magnitude towards the input."""
+    norms = {name: vals[-1] for name, vals in log.param_grads.items() if "weight" in name}
+    if len(norms) < 3 or not all(math.isfinite(v) for v in norms.values()):
+        return None
+    names = list(norms)
+    first, last = names[0], names[-1]
+    ratio = norms[first] / max(norms[last], 1e-30)
+    if norms[last] > 0 and ratio <= 1e-3:
+        return Finding(
+            "grad-vanishes",
+            90,
+            {
+                "first_param": first,
+                "first_norm": fmt(norms[first]),
+                "last_param": last,
+                "last_norm": fmt(norms[last]),
+                "ratio": fmt(ratio),
+            },
+        )
+    return None
+
+
+def _readings(points: list[Point], metric: str) -> list[float]:
+    return _fraction(points) if metric == "acc" else [p.value for p in points]
+
+
+def _apart(train: float, val: float, metric: str) -> bool:
+    """Accuracies 10 points apart; losses where one is 1.5 times the other."""
+    if metric == "acc":
+        return abs(train - val) > 0.1
+    return abs(train - val) > 0.5 * max(min(train, val), 1e-8)
+
+
+def _bn_small_batch(log: TrainingLog) -> Finding | None:
+    """A model with BatchNorm, trained on batches of at most 8, whose training-mode and
+    eval-mode numbers disagree from the first epoch on: per-batch statistics of so few samples
+    are too noisy to stand for the data (overfitting, by contrast, starts with the two close)."""
+    sizes = finite(log.series.get("batch_size", []))
+    if not (log.batchnorm and sizes and min(p.value for p in sizes) <= 8):
+        return None
+    for train_key, val_key in (("acc", "val_acc"), ("loss", "val_loss")):
+        train, val = finite(log.series.get(train_key, [])), finite(log.series.get(val_key, []))
+        if len(train) < 2 or len(val) < 2:
+            continue
+        tv, vv = _readings(train, train_key), _readings(val, train_key)
+        if _apart(tv[0], vv[0], train_key) and _apart(tv[-1], vv[-1], train_key):
+            return Finding(
+                "bn-small-batch",
+                90,
+                {
+                    "batch_size": f"{min(p.value for p in sizes):.0f}",
+                    "metric": train_key,
+                    "train": fmt(tv[-1]),
+                    "val": fmt(vv[-1]),
+                    "at": val[-1].at,
+                },
+            )
+    return None
+
+
+def _step_overhead(log: TrainingLog) -> Finding | None:
+    """A step timed by phase where the optimizer step or the metrics/logging code, not the
+    forward and backward passes, takes most of the time (and data loading is not to blame)."""
+    means = _phase_means(log)
+    fb = means.get("compute_time", 0.0) + means.get("backward_time", 0.0)
+    total = sum(means.values())
+    if fb <= 0 or total <= 0 or means.get("data_time", 0.0) >= 0.2 * total:
+        return None
+    key, slowest = max(
+        ((k, v) for k, v in means.items() if k in ("optimizer_time", "metrics_time")),
+        key=lambda kv: kv[1],
+        default=("", 0.0),
+    )
+    if key and slowest >= 0.5 * total:
+        return Finding(
+            "step-overhead",
+            88,
+            {
+                "phase": _PHASES[key],
+                "pct": f"{100 * slowest / total:.0f}",
+                "phase_ms": f"{1000 * slowest:.3g}",
+                "fb_ms": f"{1000 * fb:.3g}",
+            },
+        )
+    return None
+
+
 DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
     "nan": _nan,
     "flat": _flat,
@@ -236,6 +417,11 @@ DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
     "grad-none": _grad_none,
     "memory-grows": _memory_grows,
     "data-bound": _data_bound,
+    "oscillates": _oscillates,
+    "underfit": _underfit,
+    "grad-vanishes": _grad_vanishes,
+    "bn-small-batch": _bn_small_batch,
+    "step-overhead": _step_overhead,
 }
 
 

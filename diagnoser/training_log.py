@@ -24,12 +24,22 @@ _PAIR = re.compile(
 # check it): _PAIR's backtracking over the long words of a message is dear.
 _MAY_HOLD_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)
 _KEY_WORD = re.compile(
-    r"loss|acc|norm|mem|allocated|data|compute|forward|gpu|model|waiting", re.IGNORECASE
+    r"loss|acc|norm|mem|allocated|data|compute|forward|gpu|model|waiting|backward|bwd|opt|update"
+    r"|metric|logging|batch|bs",
+    re.IGNORECASE,
 )
 _EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
 _GRAD_SET = re.compile(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
 _GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
+# One parameter's gradient norm per line, as printed from model.named_parameters():
+# "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)".
+_PARAM_GRAD = re.compile(
+    rf"^\s*(?P<param>(?=[\w.]*[A-Za-z])[\w.]+\.(?:weight|bias)\w*)\s*[:|,]?\s+"
+    rf"grad(?:ient)?(?:[ _]norm)?\s*[:=]?\s*(?:norm\s*=\s*|tensor\()?(?P<value>{_NUM})(?![\w.])",
+    re.IGNORECASE,
+)
+_BATCHNORM = re.compile(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
 
 _SPLIT = r"(?:train(?:ing)?|val(?:id(?:ation)?)?|eval|dev|test)"
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
@@ -50,6 +60,13 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("data_time", re.compile(r"^data(?:[ _]?(?:time|load(?:ing)?(?:[ _]time)?))?$")),
     ("compute_time", re.compile(r"^(?:compute|forward|gpu|model)(?:[ _]time)?$")),
+    ("backward_time", re.compile(r"^(?:backward|bwd)(?:[ _]time)?$")),
+    (
+        "optimizer_time",
+        re.compile(r"^(?:optim(?:izer)?(?:[ _]step)?|opt[ _]step|update)(?:[ _]time)?$"),
+    ),
+    ("metrics_time", re.compile(r"^(?:metrics?|logging)(?:[ _]time)?$")),
+    ("batch_size", re.compile(r"^(?:batch[ _]?size|bs)$")),
     ("data_wait_pct", re.compile(r"^waiting (?:on|for) data$")),
 ]
 _TO_MB = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1.0, "mib": 1.0, "gb": 1024.0, "gib": 1024.0}
@@ -77,6 +94,9 @@ class TrainingLog:
     series: dict[str, list[Point]] = field(default_factory=dict)
     grad_none: list[str] = field(default_factory=list)  # parameters printed with `grad: None`
     grad_set: list[str] = field(default_factory=list)
+    # Gradient norm per parameter, in the order first printed (the model's order: input first).
+    param_grads: dict[str, list[float]] = field(default_factory=dict)
+    batchnorm: bool = False  # the log prints a model with BatchNorm layers
 
     def __bool__(self) -> bool:
         return bool(self.series or self.grad_none)
@@ -101,9 +121,17 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         if grad:
             log.grad_none.append(grad.group("param"))
             continue
+        param_grad = _PARAM_GRAD.match(line)
+        if param_grad:
+            name = param_grad.group("param")
+            log.param_grads.setdefault(name, []).append(_number(param_grad.group("value")))
         if _GRAD_SET.match(line):
             log.grad_set.append(line.split()[0])
             continue
+        if param_grad:
+            continue
+        if not log.batchnorm and _BATCHNORM.search(line):
+            log.batchnorm = True
         _read_line(line, lineno, log)
     return log
 

@@ -171,3 +171,56 @@ def test_nan_evidence_names_the_step_and_the_value_before() -> None:
 def test_grad_none_lines() -> None:
     log = read("backbone.0.weight    grad: None\nhead.weight          grad: norm=0.1804\n")
     assert log.grad_none == ["backbone.0.weight"] and log.grad_set == ["head.weight"]
+
+
+# -- the tier-4 detectors: what they must not claim -------------------------------------------
+
+
+def test_per_parameter_gradient_norms_are_read_in_model_order() -> None:
+    log = read(
+        "  0.weight   grad norm 1.39e-09\n"
+        "  fc1.weight: grad_norm=3.2e-01\n"
+        "  head.weight          grad: norm=0.1804\n"
+    )
+    assert list(log.param_grads) == ["0.weight", "fc1.weight", "head.weight"]
+    assert log.param_grads["0.weight"] == [1.39e-09]
+
+
+def test_step_phases_and_batch_size_are_read() -> None:
+    log = read(
+        "batch_size=2\n"
+        "epoch 1 | step 4 | data 0.3ms | forward 0.4ms | backward 0.5ms | optimizer 0.1ms"
+        " | metrics 31ms\n"
+    )
+    got = {k: round(v[0].value, 6) for k, v in log.series.items()}
+    assert got == {
+        "batch_size": 2.0,
+        "data_time": 0.0003,
+        "compute_time": 0.0004,
+        "backward_time": 0.0005,
+        "optimizer_time": 0.0001,
+        "metrics_time": 0.031,
+    }
+
+
+def test_noisy_batch_losses_that_fall_are_no_oscillation() -> None:
+    noisy = [2.3, 1.1, 1.6, 0.7, 0.9, 0.4, 0.6, 0.2, 0.35, 0.15, 0.3, 0.1]
+    log = read("\n".join(f"step {10 * i} | loss {v}" for i, v in enumerate(noisy, 1)))
+    assert "oscillates" not in detect(log)
+
+
+def test_a_gap_that_opens_late_is_not_batchnorm() -> None:
+    """Overfitting starts with train and eval close; BatchNorm on tiny batches does not."""
+    rows = [(0.60, 0.58), (0.80, 0.70), (0.95, 0.72), (0.99, 0.70)]
+    text = "batch_size=4\nBatchNorm2d(64, eps=1e-05)\n" + "\n".join(
+        f"epoch {i} | acc {a} | val_acc {v}" for i, (a, v) in enumerate(rows, 1)
+    )
+    assert "bn-small-batch" not in detect(read(text))
+
+
+def test_data_time_is_compared_with_the_whole_step() -> None:
+    """Data loading as long as the forward pass alone is no bottleneck when backward, optimizer
+    and metrics take ten times more."""
+    line = "step {} | data 0.4ms | forward 0.4ms | backward 0.5ms | metrics 4ms"
+    found = detect(read("\n".join(line.format(i) for i in range(1, 5))))
+    assert "data-bound" not in found and found["step-overhead"].values["pct"] == "75"

@@ -280,7 +280,7 @@ def _logits(ctx: Context, node: ast.AST) -> str | None:
 @rule(
     "TD006",
     "bce-on-logits",
-    "cuda-device-side-assert",
+    "bce-input-range",
     message={
         "en": "`{code}` is the raw output of an nn.{layer} (logits, any real number); BCELoss "
         "needs probabilities in [0, 1]: use BCEWithLogitsLoss on the logits",

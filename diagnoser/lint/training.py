@@ -536,7 +536,7 @@ def _false_arg(call: ast.Call) -> bool:
 @rule(
     "TD017",
     "plateau-step-without-metric",
-    "forward-missing-arg",
+    "plateau-step-metric",
     message={
         "en": "`{code}`: ReduceLROnPlateau.step() needs the metric it watches, e.g. "
         "scheduler.step(val_loss)",

@@ -370,7 +370,7 @@ CHECKS: tuple[Check, ...] = (
     _check(
         "watch.grad-vanishing",
         _W,
-        "loss-not-decreasing",
+        "vanishing-gradient",
         WARNING,
         ("no layer's gradient vanishes", "没有哪一层的梯度消失"),
         (
@@ -384,7 +384,7 @@ CHECKS: tuple[Check, ...] = (
     _check(
         "watch.grad-dead",
         _W,
-        "loss-not-decreasing",
+        "gradient-none",
         WARNING,
         ("every layer gets a non-zero gradient", "每一层都有非零梯度"),
         (
