@@ -82,6 +82,9 @@ else:
         exec(source, namespace)  # a real signature: instances are made as fast as dataclasses'
 
         attrs = dict(cls.__dict__)
+        # the old class's own descriptors: the new class makes its own (or none, with slots)
+        attrs.pop("__dict__", None)
+        attrs.pop("__weakref__", None)
         attrs["__init__"] = namespace["__init__"]
         attrs[_FIELDS] = tuple(names)
         shown = [name for name, spec in specs.items() if spec.repr]
@@ -116,8 +119,6 @@ else:
 
             attrs["__setattr__"], attrs["__delattr__"] = __setattr__, __delattr__
         if slots:
-            attrs.pop("__dict__", None)
-            attrs.pop("__weakref__", None)
             attrs["__slots__"] = tuple(names)
             attrs["__getstate__"] = lambda self: [getattr(self, n) for n in names]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import pickle
 
@@ -58,3 +59,17 @@ def test_instances_behave_alike(frozen: type, slotted: type, replace: object) ->
     assert nan == nan and hash(nan) == hash(slotted(nan.value))
     assert not hasattr(nan, "__dict__")
     assert pickle.loads(pickle.dumps(slotted(1.0, 7))) == slotted(1.0, 7)
+
+
+@records.dataclass(frozen=True)
+class Cached:
+    pattern: str
+
+    @functools.cached_property
+    def compiled(self) -> str:
+        return self.pattern.upper()
+
+
+def test_a_cached_property_works_on_a_frozen_record() -> None:
+    c = Cached("ab")
+    assert c.compiled == "AB" and c.compiled is c.compiled
