@@ -4,7 +4,8 @@ the text path leaves it empty."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+# The text path imports this module (render.py): records, not dataclasses, keeps its start fast.
+from .records import dataclass
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,13 @@ import re
 import runpy
 import sys
 from collections.abc import Iterator
-from dataclasses import replace
 from itertools import islice
 from types import FrameType, TracebackType
 from typing import Any
 
 from ..facts import Facts, ModuleFact, TensorFact
 from ..parse import Frame
+from ..records import replace  # TensorFact is a record (facts.py)
 
 _MAX_LOCALS = 2000
 _MAX_TENSORS = 16

@@ -13,10 +13,10 @@ spark (the engines; `diagnoser.triage.spark.groups_dataframe` returns a Spark Da
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # `typing` costs milliseconds on the diagnoser's start (cli reads logs here)
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from .grouping import Report
 
 

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
 
 from ..cleanup import decode
+from ..records import dataclass  # the plain diagnoser reads logs here: no `dataclasses` cost
 from .origin import by_rank
+
+TYPE_CHECKING = False  # nor `typing`'s
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import BinaryIO
 
 BLOCK = 1 << 20
 # Each error layout parse.py knows prints one of these: a traceback's header, its exception line
