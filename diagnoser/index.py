@@ -213,6 +213,11 @@ class Entry:
         return tuple(self.texts["see_also"])
 
     @property
+    def phrases(self) -> dict[str, list[str]]:
+        """How users name the entry in a sentence, {"en": [...], "zh": [...]}."""
+        return self.texts["phrases"]  # type: ignore[no-any-return]
+
+    @property
     def evidence(self) -> list[dict[str, str]]:
         """A symptom's templates that quote the values read from the log."""
         return self.texts["evidence"]  # type: ignore[no-any-return]
@@ -335,8 +340,8 @@ def compile_kb(kb: Path | str) -> dict[str, Any]:
     words = [
         word
         for e in entries
-        if e.symptoms
-        for phrase in e.symptoms.phrases.en + e.symptoms.phrases.zh
+        if e.symptoms  # error entries' words are names of things; correcting towards them mangles
+        for phrase in e.phrases.en + e.phrases.zh
         for word in re.findall(r"[a-z]{4,}", phrase.lower())
     ]
     # What only the guide shows stays out of the index the diagnoser loads on every start.
@@ -363,6 +368,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
             "reproduction": e["reproduction"],
             "examples": e["examples"],
             "see_also": e["see_also"],
+            "phrases": e["phrases"],
             "explain": [s["explain"] for s in e["signatures"]],
             "evidence": symptoms["evidence"] if symptoms else [],
         }

@@ -14,7 +14,7 @@ from functools import cache
 from .index import Entry, FrameSignature, Index, Signature
 from .parse import Error, Frame, Trace, parse
 from .records import dataclass, field, replace
-from .symptoms import detect, normalise
+from .symptoms import compact, detect, normalise
 from .training_log import read as read_training_log
 
 THRESHOLD = 60
@@ -28,8 +28,10 @@ _NOT_ROOT_FACTOR = 0.9
 _MAX_ERRORS = 200
 # A traceback cut off before its message, recognised by the library frames it went through.
 _FRAME_SCORE = 75
-# A sentence names a symptom less surely than a log shows it.
+# A sentence names a problem less surely than a log shows it; one of the entry's own phrases
+# names it more surely than a sentence a symptom's patterns recognise.
 _PHRASE_SCORE = 80
+_NAMED_SCORE = 84
 _MAX_SENTENCE = 5000
 
 
@@ -177,18 +179,73 @@ def _masked_examples(examples: tuple[str, ...]) -> tuple[tuple[str, frozenset[st
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
-    symptom_entries = index.symptom_entries
-    if not symptom_entries:
-        return []
     out = []
     findings = detect(read_training_log(text))
-    # Users describe a symptom in a sentence; a pasted traceback is no description.
+    # Users describe a problem in a sentence; a pasted traceback is no description.
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
-    for entry in symptom_entries:
-        assert entry.symptoms is not None
-        finding = findings.get(entry.symptoms.get("log_signal") or "")
+    # Typos are corrected towards the symptoms' words only: look for names in the text as written.
+    named = (
+        _named_entries(normalise(text[:_MAX_SENTENCE], frozenset()), index)
+        | _named_entries(sentence, index)
+        if sentence
+        else set()
+    )
+    for entry in index.entries:
+        symptoms = entry.symptoms
+        finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
-        elif sentence and any(re.search(p, sentence) for p in entry.symptoms["patterns"]):
+        elif entry.id in named:
+            out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
+        elif sentence and symptoms and any(re.search(p, sentence) for p in symptoms["patterns"]):
             out.append(Match(entry, _PHRASE_SCORE, None, "phrase"))
     return out
+
+
+def _named_entries(sentence: str, index: Index) -> set[str]:
+    """The entries one of whose phrases the sentence contains, as whole words. The longer phrase
+    wins: "batch size mismatch" names batch-size-mismatch, not the "size mismatch" inside it."""
+    text = compact(sentence)
+    found = {
+        entry_id: hits
+        for entry_id, phrases in _compact_phrases(index)
+        if (hits := [p for p in phrases if _contains_words(text, p)])
+    }
+    longer = [p for hits in found.values() for p in hits]
+    return {
+        entry_id
+        for entry_id, hits in found.items()
+        if any(not any(p != q and p in q for q in longer) for p in hits)
+    }
+
+
+@cache
+def _compact_phrases(index: Index) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    return tuple(
+        (e.id, tuple(compact(normalise(p, frozenset())) for p in e.phrases["en"] + e.phrases["zh"]))
+        for e in index.entries
+    )
+
+
+def _contains_words(text: str, phrase: str) -> bool:
+    """`phrase` is in `text`, not starting or ending inside a word ("nan" is not in "nanny")."""
+    start = text.find(phrase)
+    while start >= 0:
+        end = start + len(phrase)
+        before = text[start - 1] if start else " "
+        # "0.69" is one word: a phrase ending in "0" does not end inside it
+        after = text[end : end + 2] if end < len(text) else " "
+        after = after if after[:1] == "." and after[1:].isdigit() else after[:1]
+        cut_before = (
+            phrase[0].isascii() and phrase[0].isalnum() and before.isascii() and before.isalnum()
+        )
+        cut_after = (
+            phrase[-1].isascii()
+            and phrase[-1].isalnum()
+            and after.isascii()
+            and (after.isalnum() or after[1:].isdigit())
+        )
+        if not (cut_before or cut_after):
+            return True
+        start = text.find(phrase, start + 1)
+    return False

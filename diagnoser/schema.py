@@ -114,17 +114,20 @@ class FrameSignature(Strict):
 
 
 class Phrases(Strict):
+    """How users name or describe the entry in a sentence, in each language ("显存不足",
+    "loss oscillates"). A sentence containing one of them finds the entry, so each must be
+    specific to it; for a symptom entry they are also sentences its `patterns` must match."""
+
     en: list[NonEmpty] = Field(min_length=1)
     zh: list[NonEmpty] = Field(min_length=1)
 
 
 class Symptoms(Strict):
     """How a training behaviour with no exception is recognised: in a sentence, by `patterns`
-    (searched in the lower-cased, typo-corrected text; `phrases` are how users say it and must all
-    match), and in a training log by the detector named `log_signal`, whose findings fill the
-    `evidence` templates (the first template whose values are all known is used)."""
+    (searched in the lower-cased, typo-corrected text), and in a training log by the detector named
+    `log_signal`, whose findings fill the `evidence` templates (the first template whose values
+    are all known is used)."""
 
-    phrases: Phrases
     patterns: list[NonEmpty] = Field(min_length=1)
     log_signal: NonEmpty | None = None
     evidence: list[Text] = Field(default_factory=list)
@@ -195,6 +198,7 @@ class Entry(Strict):
     # How often users hit it, 1 = most often: the ranked entries lead the home page's table.
     rank: int | None = Field(default=None, ge=1)
     docs: list[DocLink] = Field(default_factory=list)
+    phrases: Phrases
     signatures: list[Signature] = Field(default_factory=list)
     # Scored below any message hit: only for a traceback whose message was not pasted.
     frames: list[FrameSignature] = Field(default_factory=list)

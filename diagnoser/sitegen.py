@@ -106,8 +106,7 @@ def _short_title(entry: Entry, lang: str) -> str:
 
 def phrases(entry: Entry, lang: str) -> list[str]:
     """How people describe the entry, in one language."""
-    said = entry.symptoms.phrases if entry.symptoms else None
-    return (said.en if lang == "en" else said.zh) if said else []
+    return entry.phrases.en if lang == "en" else entry.phrases.zh
 
 
 def canonical_message(entry: Entry, lang: str) -> str:
@@ -184,9 +183,8 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
                 for wording, torch in versions:
                     out.append(f"    | {_code(wording, 100)} | {torch} |")
                 out.append("")
-    if entry.symptoms:
-        out += [f"**{_w('phrases', lang)}**", ""]
-        out += [f"- {p}" for p in phrases(entry, lang)] + [""]
+    out += [f"**{_w('phrases', lang)}**", ""]
+    out += [f"- {p}" for p in phrases(entry, lang)] + [""]
     out += [
         f"## {_w('why', lang)}",
         "",

@@ -453,6 +453,16 @@ def normalise(text: str, vocabulary: frozenset[str]) -> str:
     return _WORD.sub(lambda m: _correct(m.group(0), vocabulary), text)
 
 
+# Spaces are optional between Chinese and anything else: "CUDA 内存不足" and "CUDA内存不足" are one.
+_CJK_SPACE = re.compile(r"\s+(?=[\u3000-\u9fff\uff00-\uffef])|(?<=[\u3000-\u9fff\uff00-\uffef])\s+")
+_SPACES = re.compile(r"\s+")
+
+
+def compact(text: str) -> str:
+    """One space between words, none around Chinese characters: the form phrases are compared in."""
+    return _CJK_SPACE.sub("", _SPACES.sub(" ", text)).strip()
+
+
 def _correct(word: str, vocabulary: frozenset[str]) -> str:
     if word in vocabulary or len(word) < 5:
         return word

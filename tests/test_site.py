@@ -168,8 +168,8 @@ def test_a_symptom_page_shows_its_own_language_and_no_unfilled_template(built_si
     assert entry.symptoms is not None
     en = (built_site / "entries" / "nan-loss" / "index.html").read_text(encoding="utf-8")
     zh = (built_site / "zh" / "entries" / "nan-loss" / "index.html").read_text(encoding="utf-8")
-    assert entry.symptoms.phrases.en[0] in en and entry.symptoms.phrases.zh[0] not in en
-    assert entry.symptoms.phrases.zh[0] in zh and entry.symptoms.phrases.en[0] not in zh
+    assert entry.phrases.en[0] in en and entry.phrases.zh[0] not in en
+    assert entry.phrases.zh[0] in zh and entry.phrases.en[0] not in zh
     for html in (en, zh):
         assert "‹" not in html and not re.search(r"\{[a-z_]+\}", html.split("<article", 1)[1])
 
