@@ -30,6 +30,14 @@ _MASKS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("<NUM>", re.compile(r"-?\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b", re.IGNORECASE)),
+    # A retyped message spells small numbers out: "dimension one", "the 1st argument".
+    (
+        "<NUM>",
+        re.compile(
+            r"\b(?:\d+(?:st|nd|rd|th)|zero|one|two|three|four|first|second|third|fourth)\b",
+            re.IGNORECASE,
+        ),
+    ),
 ]
 _SPACE = re.compile(r"\s+")
 
@@ -51,3 +59,12 @@ _KEY_TOKENS = re.compile(
 
 def key_tokens(masked: str) -> frozenset[str]:
     return frozenset(_KEY_TOKENS.findall(masked))
+
+
+_NOT_WORD = re.compile(r"[^\w<>]+")
+
+
+def squash(masked: str) -> str:
+    """Without spaces and punctuation: a retyped "cannotbe multiplied" or a missing comma is the
+    same message."""
+    return _NOT_WORD.sub("", masked)

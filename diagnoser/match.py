@@ -112,21 +112,28 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
 def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     from rapidfuzz import fuzz  # only for messages no signature recognised
 
-    from .mask import key_tokens, mask
+    from .mask import key_tokens, mask, squash
 
     masked = mask(err.message.split("\n", 1)[0])
     if len(masked) < 12:  # too little text to resemble anything reliably
         return []
-    keys = key_tokens(masked)
+    keys, squashed = key_tokens(masked), squash(masked)
+    if len(squashed) < 12:  # a rule of "=====" is no message
+        return []
     out = []
     for entry in index.entries:
-        if any(s.unless_regex and s.unless_regex.search(err.message) for s in entry.signatures):
-            continue  # the entry itself says this message belongs elsewhere
+        unless = _unless_side(entry, err.message)
         similarity = max(
             (
-                fuzz.ratio(masked, ex)
-                for ex, ex_keys in _masked_examples(entry.examples)
-                if ex_keys == keys
+                max(fuzz.ratio(masked, ex.masked), fuzz.ratio(squashed, ex.squashed))
+                for ex in _masked_examples(entry)
+                # the entry sends a message its `unless` matches elsewhere, unless the example
+                # it resembles matches it too
+                if _same_keys(keys, ex.keys)
+                and all(
+                    ex_side or not side for side, ex_side in zip(unless, ex.unless, strict=True)
+                )
+                and not _a_word_replaced(masked, squashed, ex)
             ),
             default=0.0,
         )
@@ -166,15 +173,80 @@ def _calls_in(sig: FrameSignature, paths: list[tuple[str, Frame]]) -> bool:
     )
 
 
+def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
+    """The same quoted names and identifiers, allowing one letter misread in a long one (a
+    screenshot's "'indlces'"): 'dict' and 'list' stay different errors."""
+    if ours == theirs:
+        return True
+    if len(ours) != len(theirs):
+        return False
+    from rapidfuzz.distance import Levenshtein
+
+    return all(
+        k in theirs or (len(k) >= 6 and any(Levenshtein.distance(k, t) <= 1 for t in theirs))
+        for k in ours
+    )
+
+
+_WORDS = re.compile(r"(?<![<\w])[a-z]{4,}(?![>\w])")
+
+
+def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
+    """A word of the example is gone and another stands in its place: another message ("axis"
+    for "dimension" is numpy's, not torch's), not a retyped one, whose words are all still there,
+    misspelt, split or run together, and not a reworded one, which only adds words."""
+    from rapidfuzz import fuzz
+    from rapidfuzz.distance import Levenshtein
+
+    def missing(words: list[str], text: str, other_words: list[str]) -> bool:
+        return any(
+            w not in text
+            and fuzz.partial_ratio(w, text) < 80  # split, run together or misspelt
+            and all(Levenshtein.distance(w, o) > 1 for o in other_words)  # "sane" for "same"
+            for w in words
+        )
+
+    ours, theirs = _WORDS.findall(masked), _WORDS.findall(ex.masked)
+    return missing(theirs, squashed, ours) and missing(ours, ex.squashed, theirs)
+
+
+@dataclass(frozen=True)
+class _Example:
+    masked: str
+    squashed: str
+    keys: frozenset[str]
+    unless: tuple[bool, ...]
+
+
+def _unless_side(entry: Entry, message: str) -> tuple[bool, ...]:
+    return _side(_unlesses(entry), message)
+
+
+def _unlesses(entry: Entry) -> tuple[re.Pattern[str], ...]:
+    return tuple(s.unless_regex for s in entry.signatures if s.unless_regex)
+
+
+def _side(unlesses: tuple[re.Pattern[str], ...], message: str) -> tuple[bool, ...]:
+    return tuple(bool(u.search(message)) for u in unlesses)
+
+
+def _masked_examples(entry: Entry) -> tuple[_Example, ...]:
+    return _masked(entry.examples, _unlesses(entry))
+
+
 @cache
-def _masked_examples(examples: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
-    from .mask import key_tokens, mask
+def _masked(
+    examples: tuple[str, ...], unlesses: tuple[re.Pattern[str], ...]
+) -> tuple[_Example, ...]:
+    from .mask import key_tokens, mask, squash
 
     found = []
     for example in examples:
         for err in parse(example).errors:
             masked = mask(err.message.split("\n", 1)[0])
-            found.append((masked, key_tokens(masked)))
+            found.append(
+                _Example(masked, squash(masked), key_tokens(masked), _side(unlesses, err.message))
+            )
     return tuple(found)
 
 

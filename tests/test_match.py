@@ -67,3 +67,73 @@ def test_a_near_miss_is_not_claimed_by_resemblance(name: str, index: Index) -> N
     proc = subprocess.run([sys.executable, "-c", NEAR_MISSES[name]], capture_output=True, text=True)
     assert proc.returncode == 1 and "Error" in proc.stderr
     assert diagnose(proc.stderr, index).matches == (), proc.stderr.splitlines()[-1]
+
+
+# Real messages (kb examples, printed by torch) as users retype them from a screenshot.
+RETYPED = {
+    "merged-words": (
+        "shape-matmul",
+        "RuntimeError: mat1 and mat2 shapes cannotbe multiplied (32x64 and 128x10)",
+    ),
+    "letter-off": (
+        "device-mismatch",
+        "RuntimeError: Expected all tensors to be on the sane device, but found at least two "
+        "devices, cuda:0 and cpu!",
+    ),
+    "misspelt": (
+        "inplace-modified",
+        "RuntimeError: one of the variables needed for gradient computation has been modifed by "
+        "an inplace operation",
+    ),
+    "ordinal-word": (
+        "broadcast-mismatch",
+        "RuntimeError: The size of tensor a (4) must match the size of tensor b (3) at "
+        "non-singleton dimension one",
+    ),
+    "ordinal-suffix": (
+        "dim-out-of-range",
+        "IndexError: Dimension out of range (expected to be in range of [-1, 0], but got 1st)",
+    ),
+    "split-word-lower-case": (
+        "conv-channels-mismatch",
+        "runtimeerror: given groups=1 weight of size [64, 3, 3, 3] expected input[32, 1, 28, 28] "
+        "to have 3 channels but got 1 channels in stead",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", RETYPED)
+def test_a_retyped_message_still_finds_its_family(name: str, index: Index) -> None:
+    entry_id, text = RETYPED[name]
+    best = diagnose(text, index).best
+    assert best is not None and best.entry.id == entry_id, diagnose(text, index).matches
+
+
+# Real errors from other libraries and plain Python, produced here; some resemble torch's own
+# messages word for word but one ("axis" for "dimension").
+NOT_TORCH = {
+    "numpy-matmul": "import numpy as np; np.zeros((3, 4)) @ np.zeros((5, 6))",
+    "numpy-broadcast": "import numpy as np; np.zeros((3,)) + np.zeros((4,))",
+    "numpy-reshape": "import numpy as np; np.zeros(6).reshape(4, 2)",
+    "numpy-ragged": "import numpy as np; np.array([[1, 2], [3]], dtype=float)",
+    "numpy-index": "import numpy as np; np.zeros(3)[5]",
+    "numpy-concatenate": "import numpy as np; np.concatenate([np.zeros((2, 3)), np.zeros((2, 4))])",
+    "numpy-axis": "import numpy as np; np.mean(np.zeros((2, 3)), axis=2)",
+    "django-settings": "from django.conf import settings; settings.DEBUG",
+    "urllib-refused": "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9')",
+    "key-error": "{'a': 1}['b']",
+    "file-not-found": "open('/no/such/data.csv')",
+    "zero-division": "1 / 0",
+    "json-decode": "import json; json.loads('{bad')",
+    "unsupported-operand": "None + 1",
+    "list-index": "[1, 2, 3][10]",
+    "attribute-none": "None.shape",
+    "int-parse": "int('3.5')",
+}
+
+
+@pytest.mark.parametrize("name", NOT_TORCH)
+def test_an_error_from_another_library_gets_nothing(name: str, index: Index) -> None:
+    proc = subprocess.run([sys.executable, "-c", NOT_TORCH[name]], capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" in proc.stderr
+    assert diagnose(proc.stderr, index).matches == (), proc.stderr.splitlines()[-1]
