@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -137,3 +138,18 @@ def test_an_error_from_another_library_gets_nothing(name: str, index: Index) -> 
     proc = subprocess.run([sys.executable, "-c", NOT_TORCH[name]], capture_output=True, text=True)
     assert proc.returncode == 1 and "Traceback" in proc.stderr
     assert diagnose(proc.stderr, index).matches == (), proc.stderr.splitlines()[-1]
+
+
+def _old_wordings() -> list[pytest.param]:  # type: ignore[type-arg]
+    lines = (Path(__file__).parent / "old_wordings.tsv").read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines if not line.startswith("#")]
+    return [
+        pytest.param(entry_id, text.replace("\\n", "\n"), id=f"{entry_id}-{i}")
+        for i, (entry_id, text) in enumerate(rows)
+    ]
+
+
+@pytest.mark.parametrize(("entry_id", "text"), _old_wordings())
+def test_an_old_wording_finds_its_family(entry_id: str, text: str, index: Index) -> None:
+    best = diagnose(text, index).best
+    assert best is not None and best.entry.id == entry_id, diagnose(text, index).matches
