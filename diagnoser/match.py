@@ -28,9 +28,10 @@ _NOT_ROOT_FACTOR = 0.9
 _MAX_ERRORS = 200
 # A traceback cut off before its message, recognised by the library frames it went through.
 _FRAME_SCORE = 75
-# A sentence names a problem less surely than a log shows it; one of the entry's own phrases
-# names it more surely than a sentence a symptom's patterns recognise.
-_PHRASE_SCORE = 80
+# A sentence names a problem less surely than a log shows it. A behaviour it describes (a
+# symptom's patterns: "memory grows every iteration until OOM") is its subject, ahead of an error it
+# merely names (an entry's phrases, or an error message quoted in it).
+_PHRASE_SCORE = 85
 _NAMED_SCORE = 84
 _MAX_SENTENCE = 5000
 
@@ -103,6 +104,12 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
         score = 100
         if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
             score -= _TYPE_MISMATCH_PENALTY
+        before = err.message[: hit.start()]
+        if not err.exc_type and len(before.split()) >= 3 and ":" not in before:
+            # a message mentioned in a sentence ("... until I get CUDA out of memory"), not
+            # after a log's "Warning:" or "Error:", names the error no more surely than its
+            # phrases do
+            score = min(score, _NAMED_SCORE)
         values = {k: v for k, v in hit.groupdict().items() if v is not None}
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
@@ -267,10 +274,12 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
+        elif sentence and symptoms and any(re.search(p, sentence) for p in symptoms["patterns"]):
+            # a sentence that is also one of its phrases word for word is a little surer
+            score = _PHRASE_SCORE + (entry.id in named)
+            out.append(Match(entry, score, None, "phrase"))
         elif entry.id in named:
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
-        elif sentence and symptoms and any(re.search(p, sentence) for p in symptoms["patterns"]):
-            out.append(Match(entry, _PHRASE_SCORE, None, "phrase"))
     return out
 
 

@@ -32,12 +32,12 @@ SIGNALS: dict[str, set[str]] = {
         "train_acc",
         "val_acc",
     },
-    "zero": {"n", "from_at", "to_at"},
+    "zero": {"n", "from_at", "to_at", "printed"},
     "negative": {"value", "at", "n"},
     "grad-explodes": {"first", "first_at", "peak", "peak_at", "nonfinite_at"},
     "grad-none": {"count", "params", "with_grad"},
     "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},
-    "data-bound": {"pct"},
+    "data-bound": {"pct", "gpu_util", "n"},
     "oscillates": {"n", "low", "high", "from_at", "to_at"},
     "underfit": {"loss_first", "loss_last", "acc", "at", "val_acc"},
     "grad-vanishes": {"first_param", "first_norm", "last_param", "last_norm", "ratio"},
@@ -59,6 +59,12 @@ def fmt(x: float) -> str:
     if x != 0 and (abs(x) >= 1e5 or abs(x) < 1e-3):
         return f"{x:.1e}"
     return f"{x:.4g}"
+
+
+def _by_length(full: int, n: int) -> int:
+    """A trend read from a handful of numbers is a guess: full confidence from ten readings on,
+    less for each one short of that (five wobbling readings are no plateau to bet on)."""
+    return full - 3 * max(0, 10 - n)
 
 
 def _loss(log: TrainingLog) -> list[Point]:
@@ -107,9 +113,12 @@ def _nan(log: TrainingLog) -> Finding | None:
 def _zero(log: TrainingLog) -> Finding | None:
     points = _loss(log)
     if len(points) >= 2 and all(abs(p.value) < 1e-6 for p in points):
-        return Finding(
-            "zero", 90, {"n": str(len(points)), "from_at": points[0].at, "to_at": points[-1].at}
-        )
+        values = {"n": str(len(points)), "from_at": points[0].at, "to_at": points[-1].at}
+        digits = log.decimals.get("loss" if "loss" in log.series else "val_loss", 6)
+        if digits <= 3:  # "0.00" is any loss below 0.005: small, not necessarily zero
+            values["printed"] = f"{0:.{digits}f}"
+            return Finding("zero", 75, values)
+        return Finding("zero", 90, values)
     return None
 
 
@@ -140,7 +149,7 @@ def _flat(log: TrainingLog) -> Finding | None:
             first, last = points[0], points[-1]
             return Finding(
                 "flat",
-                85,
+                _by_length(85, len(points)),
                 {
                     "metric": metric,
                     "first": fmt(first.value),
@@ -163,7 +172,7 @@ def _val_diverges(log: TrainingLog) -> Finding | None:
         if train_falls and val_rises:
             return Finding(
                 "val-diverges",
-                88,
+                _by_length(88, len(val)),
                 {
                     "train_from": fmt(train[0].value),
                     "train_to": fmt(train[-1].value),
@@ -176,7 +185,9 @@ def _val_diverges(log: TrainingLog) -> Finding | None:
     acc, val_acc = finite(log.series.get("acc", [])), finite(log.series.get("val_acc", []))
     if acc and val_acc and acc[-1].value - val_acc[-1].value > 0.2 * max(acc[-1].value, 1e-8):
         return Finding(
-            "val-diverges", 85, {"train_acc": fmt(acc[-1].value), "val_acc": fmt(val_acc[-1].value)}
+            "val-diverges",
+            _by_length(85, len(val_acc)),
+            {"train_acc": fmt(acc[-1].value), "val_acc": fmt(val_acc[-1].value)},
         )
     return None
 
@@ -225,6 +236,15 @@ def _phase_means(log: TrainingLog) -> dict[str, float]:
 
 
 def _data_bound(log: TrainingLog) -> Finding | None:
+    util = finite(log.series.get("gpu_util", []))
+    if util:
+        # nvidia-smi: a GPU that holds a model but computes little (or in bursts) waits for data
+        low = [p for p in util if p.value <= 30]
+        if 2 * len(low) >= len(util):
+            mean = sum(p.value for p in util) / len(util)
+            score = 75 if len(util) == 1 else 85  # one snapshot may be a pause between epochs
+            return Finding("data-bound", score, {"gpu_util": f"{mean:.0f}", "n": str(len(util))})
+        return None
     wait = finite(log.series.get("data_wait_pct", []))
     if wait:
         pct = sum(p.value for p in wait) / len(wait)

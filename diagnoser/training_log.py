@@ -2,7 +2,8 @@
 
 Formats seen in the wild, one record per line: plain `epoch 3 loss 0.42`, `key=value` (tqdm and
 Lightning postfixes), `key: value - key: value` (Keras style), `a | b | c` tables, Python dicts and
-JSON lines (HF Trainer). Keys are mapped to canonical names; unknown keys are ignored.
+JSON lines (HF Trainer), and tables whose names stand in a header row (Markdown, tab-separated,
+aligned columns). Keys are mapped to canonical names; unknown keys are ignored.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ _KEY_WORD = re.compile(
 _EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
 _GRAD_SET = re.compile(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
+# nvidia-smi's per-GPU row: "| 30%  41C  P2  112W / 350W |  9822MiB / 24576MiB |  0%  Default |"
+_NVIDIA_SMI_ROW = re.compile(
+    r"\|\s*(?:\d+%|N/A)\s+\d+C\s+P\d+\b[^|]*\|\s*(?P<used>\d+)MiB\s*/\s*\d+MiB\s*\|\s*(?P<util>\d+)%"
+)
 _GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
 # One parameter's gradient norm per line, as printed from model.named_parameters():
 # "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)".
@@ -97,6 +102,8 @@ class TrainingLog:
     # Gradient norm per parameter, in the order first printed (the model's order: input first).
     param_grads: dict[str, list[float]] = field(default_factory=dict)
     batchnorm: bool = False  # the log prints a model with BatchNorm layers
+    # The most digits after the point any value of a series was printed with: "0.00" may be 0.004.
+    decimals: dict[str, int] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.series or self.grad_none)
@@ -116,6 +123,7 @@ def _number(text: str) -> float:
 
 def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     log = TrainingLog()
+    header: list[str | None] | None = None  # the columns of the table being read, if any
     for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
         grad = _GRAD_NONE.match(line)
         if grad:
@@ -132,8 +140,64 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             continue
         if not log.batchnorm and _BATCHNORM.search(line):
             log.batchnorm = True
-        _read_line(line, lineno, log)
+        smi = _NVIDIA_SMI_ROW.search(line)
+        if smi and int(smi.group("used")) >= 1024:  # a GPU with a process on it, not a spare one
+            log.series.setdefault("gpu_util", []).append(Point(float(smi.group("util")), lineno))
+            continue
+        cells = _cells(line)
+        if header and len(cells) == len(header) and all(_CELL_NUMBER.match(c) for c in cells):
+            _read_row(cells, header, lineno, log)
+            continue
+        if header and _TABLE_RULE.match(line):
+            continue  # the |---|---| under a Markdown header
+        header = _table_header(cells)
+        if header is None:
+            _read_line(line, lineno, log)
     return log
+
+
+_CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
+_CELL_NUMBER = re.compile(rf"^{_NUM}%?$", re.IGNORECASE)
+_LONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_TABLE_RULE = re.compile(r"^[\s|:+=-]+$")
+
+
+def _cells(line: str) -> list[str]:
+    return [c for c in _CELL_SPLIT.split(line.strip().strip("|").strip()) if c]
+
+
+def _table_header(cells: list[str]) -> list[str | None] | None:
+    """The columns' canonical names ("epoch", "step", a metric, or None) when `cells` is a table's
+    header row: two or more names, no numbers, at least one metric the detectors read."""
+    if len(cells) < 2 or any(_LONE_NUMBER.search(c) for c in cells):
+        return None  # "epoch 8 | loss 0.5" holds its own names and values
+    names: list[str | None] = []
+    for cell in cells:
+        low = cell.strip().lower()
+        names.append(
+            "epoch"
+            if re.fullmatch(r"epochs?|ep", low)
+            else "step"
+            if re.fullmatch(r"steps?|iter(?:ation)?s?|it|batch", low)
+            else canonical_key(low)
+        )
+    return names if any(n not in (None, "epoch", "step") for n in names) else None
+
+
+def _read_row(cells: list[str], header: list[str | None], lineno: int, log: TrainingLog) -> None:
+    row = dict(zip(header, cells, strict=True))
+    epoch, step = row.pop("epoch", None), row.pop("step", None)
+    for name, cell in row.items():
+        if name is None:
+            continue
+        _note_decimals(log, name, cell)
+        point = Point(
+            _number(cell.rstrip("%")),
+            lineno,
+            int(float(epoch)) if epoch else None,
+            int(float(step)) if step else None,
+        )
+        log.series.setdefault(name, []).append(point)
 
 
 def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
@@ -148,6 +212,7 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
             if name is None or name in found:
                 continue
             value = _number(m.group("value"))
+            _note_decimals(log, name, m.group("value"))
             unit = (m.group("unit") or "").lower()
             if name == "memory" and unit in _TO_MB:
                 value *= _TO_MB[unit]
@@ -166,6 +231,13 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
             int(step.group(1)) if step else None,
         )
         log.series.setdefault(name, []).append(point)
+
+
+def _note_decimals(log: TrainingLog, name: str, printed: str) -> None:
+    mantissa = printed.lower().split("e")[0]
+    digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
+    digits += 9 if "e" in printed.lower() else 0  # 1.2e-05 shows small values plainly
+    log.decimals[name] = max(log.decimals.get(name, 0), digits)
 
 
 def finite(points: list[Point]) -> list[Point]:
