@@ -14,7 +14,7 @@ from functools import cache
 from .index import Entry, FrameSignature, Index, Signature
 from .parse import Error, Frame, Trace, parse
 from .records import dataclass, field, replace
-from .symptoms import compact, detect, normalise
+from .symptoms import compact, detect, fold, normalise
 from .training_log import read as read_training_log
 
 THRESHOLD = 60
@@ -264,8 +264,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
     # Typos are corrected towards the symptoms' words only: look for names in the text as written.
     named = (
-        _named_entries(normalise(text[:_MAX_SENTENCE], frozenset()), index)
-        | _named_entries(sentence, index)
+        _named_entries(fold(text[:_MAX_SENTENCE]), index) | _named_entries(sentence, index)
         if sentence
         else set()
     )
@@ -303,7 +302,7 @@ def _named_entries(sentence: str, index: Index) -> set[str]:
 @cache
 def _compact_phrases(index: Index) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple(
-        (e.id, tuple(compact(normalise(p, frozenset())) for p in e.phrases["en"] + e.phrases["zh"]))
+        (e.id, tuple(compact(fold(p)) for p in e.phrases["en"] + e.phrases["zh"]))
         for e in index.entries
     )
 

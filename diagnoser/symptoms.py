@@ -464,10 +464,15 @@ _WORD = re.compile(r"[a-z]{4,}")
 _MAX_CORRECTED = 300
 
 
+def fold(text: str) -> str:
+    """Full-width to ASCII and lower case: "ＣＵＤＡ" is "cuda"."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
 def normalise(text: str, vocabulary: frozenset[str]) -> str:
     """Full-width to ASCII, lower case, and, in a short text, English typos corrected towards the
     words our phrases use ("decresing" -> "decreasing")."""
-    text = unicodedata.normalize("NFKC", text).lower()
+    text = fold(text)
     if len(text) > _MAX_CORRECTED:
         return text
     return _WORD.sub(lambda m: _correct(m.group(0), vocabulary), text)

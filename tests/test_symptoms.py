@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -35,6 +36,12 @@ def test_every_phrase_names_its_entry_first(entry_id: str, phrase: str, index: I
         ranked = [(m.entry.id, m.score) for m in diagnose(sentence, index).matches]
         assert ranked and ranked[0][0] == entry_id, ranked
         assert all(score < ranked[0][1] for _, score in ranked[1:]), ranked
+
+
+def test_a_description_piped_to_the_cli_names_the_error() -> None:
+    result = cli("--json", stdin="训练的时候 CUDA 内存不足，怎么办")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["matches"][0]["id"] == "cuda-oom"
 
 
 @pytest.mark.parametrize("entry", entry_params("symptom"))
