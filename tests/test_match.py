@@ -141,7 +141,11 @@ def test_an_error_from_another_library_gets_nothing(name: str, index: Index) -> 
 
 
 def _old_wordings() -> list[pytest.param]:  # type: ignore[type-arg]
-    lines = (Path(__file__).parent / "old_wordings.tsv").read_text(encoding="utf-8").splitlines()
+    lines = (
+        (Path(__file__).parent / "data" / "old_wordings.tsv")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    )
     rows = [line.split("\t") for line in lines if not line.startswith("#")]
     return [
         pytest.param(entry_id, text.replace("\\n", "\n"), id=f"{entry_id}-{i}")
