@@ -163,6 +163,11 @@ QUERIES = [
     ("zh", "loss 不下降", "loss-not-decreasing"),
     ("zh", "loss 一直不下降", "loss-not-decreasing"),
     ("zh", "dtype", "dtype-mismatch"),
+    ("zh", "显存不足", "cuda-oom"),
+    ("zh", "爆显存", "cuda-oom"),
+    ("zh", "梯度消失", "vanishing-gradient"),
+    ("zh", "设备不一致", "device-mismatch"),
+    ("zh", "维度不匹配", "shape-matmul"),
     ("zh", "mat1 and mat2 shapes cannot be multiplied", "shape-matmul"),
 ]
 
