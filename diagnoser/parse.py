@@ -53,6 +53,12 @@ _COMPILER_RAISED = re.compile(
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = re.compile(r"^\s*Original Traceback")
 # Errors Python reports while shutting down, after the one that stopped the program.
+# torch's signal handler in a DataLoader worker says how the worker died, before the main process
+# notices; when the main process only says "exited unexpectedly" (a wrapper), this is the cause.
+_WORKER_SIGNAL = re.compile(
+    r"^\s*(?P<msg>ERROR: Unexpected (?:bus error|segmentation fault|floating-point exception) "
+    r"encountered in worker\..*)$"
+)
 _IGNORED = re.compile(
     r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
 )
@@ -257,6 +263,9 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
                 message, j = _read_message(lines, j + 1, what.group("msg"))
                 return [Error(m.group("type"), message)], j
         return [], i + 1
+    m = _WORKER_SIGNAL.match(line)
+    if m:
+        return [Error(None, m.group("msg").strip())], i + 1
     m = _WORKER_HEADER.match(line)
     if m and i + 1 < len(lines) and lines[i + 1].lstrip().startswith("Original Traceback"):
         # A worker re-raise pasted without the traceback above it: the message is the header,
