@@ -108,6 +108,58 @@ UI: dict[str, dict[str, str]] = {
         "en": "Generated from the argument parser of the installed `diagnoser`.",
         "zh": "以下内容由 `diagnoser` 的参数解析器自动生成：用法、参数和默认值与安装的版本一致。",
     },
+    # the words of lint's, runtime's and triage's own pages and reports
+    # lint
+    "lint_why": {"en": "Why is this bad?", "zh": "为什么这是 bug"},
+    "lint_bad": {"en": "Example", "zh": "示例"},
+    "lint_good": {"en": "Use instead", "zh": "应该这样写"},
+    "lint_fix": {"en": "How to fix it", "zh": "怎么修"},
+    "lint_entry": {"en": "Knowledge-base entry", "zh": "对应的知识库条目"},
+    "lint_rules": {"en": "Lint rules", "zh": "Lint 规则"},
+    "lint_caught": {"en": "Caught before it runs", "zh": "运行之前就能发现"},
+    "lint_intro": {
+        "en": "`diagnoser lint` reads training code without running it and reports the mistakes "
+        "the knowledge base explains. Run `diagnoser lint [PATH ...]`; silence one line with "
+        "`# noqa: TD001`.",
+        "zh": "`diagnoser lint` 不运行代码，只读训练代码，报告知识库里讲过的那些错误。运行 "
+        "`diagnoser lint [PATH ...]`；某一行不想报，就加 `# noqa: TD001`。",
+    },
+    "lint_lint_it": {
+        "en": "These `diagnoser lint` rules find this mistake in code before it runs:",
+        "zh": "下面这些 `diagnoser lint` 规则能在运行之前从代码里发现这个错误：",
+    },
+    # runtime
+    "runtime_caught": {"en": "Caught at run time", "zh": "运行时检查"},
+    "runtime_intro": {
+        "en": "These checks of [preflight and watch](../runtime.md) report it on your own model "
+        "and data:",
+        "zh": "[preflight 和 watch](../runtime.md) 的这些检查会在你自己的模型和数据上发现它：",
+    },
+    "runtime_columns": {
+        "en": "| check | run by | what it checks | entry |",
+        "zh": "| 检查 | 所属 | 检查什么 | 条目 |",
+    },
+    "runtime_matched": {
+        "en": "the entry that torch's own error matches",
+        "zh": "torch 报错本身匹配到的条目",
+    },
+    # triage
+    "triage_family": {"en": "family", "zh": "类别"},
+    "triage_count": {"en": "count", "zh": "次数"},
+    "triage_ranks": {"en": "ranks", "zh": "rank"},
+    "triage_first_seen": {"en": "first seen", "zh": "首次出现"},
+    "triage_explanation": {"en": "explanation", "zh": "说明"},
+    "triage_unknown": {"en": "(no entry)", "zh": "（无条目）"},
+    "triage_first_failure": {"en": "First failure: ", "zh": "最早的报错："},
+    "triage_follower": {"en": " (follows from the first failure)", "zh": "（由最早的报错引起）"},
+    "triage_none": {"en": "No error or symptom found.", "zh": "没有发现报错或症状。"},
+    "triage_summary": {
+        "en": "{groups} groups, {files} file(s), {size}",
+        "zh": "{files} 个文件（{size}）里共有 {groups} 类问题",
+    },
+    "triage_of_rank": {"en": ", rank {rank}", "zh": "，rank {rank}"},
+    "triage_timeline": {"en": "Failures per rank, in order", "zh": "各 rank 的报错时间线"},
+    "triage_title": {"en": "diagnoser triage", "zh": "diagnoser triage"},
 }
 
 

@@ -5,32 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..i18n import colon, t
 from .rule import RULES, Rule
-
-WORDS = {
-    "why": {"en": "Why is this bad?", "zh": "为什么这是 bug"},
-    "bad": {"en": "Example", "zh": "示例"},
-    "good": {"en": "Use instead", "zh": "应该这样写"},
-    "fix": {"en": "How to fix it", "zh": "怎么修"},
-    "entry": {"en": "Knowledge-base entry", "zh": "对应的知识库条目"},
-    "rules": {"en": "Lint rules", "zh": "Lint 规则"},
-    "caught": {"en": "Caught before it runs", "zh": "运行之前就能发现"},
-    "intro": {
-        "en": "`diagnoser lint` reads training code without running it and reports the mistakes "
-        "the knowledge base explains. Run `diagnoser lint [PATH ...]`; silence one line with "
-        "`# noqa: TD001`.",
-        "zh": "`diagnoser lint` 不运行代码，只读训练代码，报告知识库里讲过的那些错误。运行 "
-        "`diagnoser lint [PATH ...]`；某一行不想报，就加 `# noqa: TD001`。",
-    },
-    "lint_it": {
-        "en": "These `diagnoser lint` rules find this mistake in code before it runs:",
-        "zh": "下面这些 `diagnoser lint` 规则能在运行之前从代码里发现这个错误：",
-    },
-}
 
 
 def _w(key: str, lang: str) -> str:
-    return WORDS[key][lang]
+    return t(f"lint_{key}", lang)
 
 
 def explain(rule: Rule, lang: str, kb: Path | None = None) -> str:
@@ -54,8 +34,7 @@ def explain(rule: Rule, lang: str, kb: Path | None = None) -> str:
         _w("fix", lang),
         _block(rule.fix[lang], lang),
         "",
-        f"{_w('entry', lang)}{'：' if lang == 'zh' else ': '}{rule.entry}"
-        + (f"  {title}" if title else ""),
+        f"{_w('entry', lang)}{colon(lang)}{rule.entry}" + (f"  {title}" if title else ""),
         f"  diagnoser show {rule.entry}",
         "",
     ]

@@ -6,24 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..i18n import t
 from .catalog import CHECKS, checks_for
-
-WORDS = {
-    "caught": {"en": "Caught at run time", "zh": "运行时检查"},
-    "intro": {
-        "en": "These checks of [preflight and watch](../runtime.md) report it on your own model "
-        "and data:",
-        "zh": "[preflight 和 watch](../runtime.md) 的这些检查会在你自己的模型和数据上发现它：",
-    },
-    "columns": {
-        "en": "| check | run by | what it checks | entry |",
-        "zh": "| 检查 | 所属 | 检查什么 | 条目 |",
-    },
-    "matched": {
-        "en": "the entry that torch's own error matches",
-        "zh": "torch 报错本身匹配到的条目",
-    },
-}
 
 
 def entry_section(entry_id: str, lang: str) -> list[str]:
@@ -31,15 +15,15 @@ def entry_section(entry_id: str, lang: str) -> list[str]:
     checks = checks_for(entry_id)
     if not checks:
         return []
-    out = [f"## {WORDS['caught'][lang]}", "", WORDS["intro"][lang], ""]
+    out = [f"## {t('runtime_caught', lang)}", "", t("runtime_intro", lang), ""]
     out += [f"- `{c.id}` (`diagnoser.{c.tool}`): {c.title[lang]}" for c in checks]
     return [*out, ""]
 
 
 def runtime_page(template: str, lang: str) -> str:
-    rows = [WORDS["columns"][lang], "| --- | --- | --- | --- |"]
+    rows = [t("runtime_columns", lang), "| --- | --- | --- | --- |"]
     for c in CHECKS:
-        entry = f"[{c.entry}](entries/{c.entry}.md)" if c.entry else WORDS["matched"][lang]
+        entry = f"[{c.entry}](entries/{c.entry}.md)" if c.entry else t("runtime_matched", lang)
         rows.append(f"| `{c.id}` | `{c.tool}` | {c.title[lang]} | {entry} |")
     return template.replace("{{checks}}", "\n".join(rows))
 

@@ -10,37 +10,16 @@ from typing import Any
 
 from .. import render
 from ..explain import explanation
+from ..i18n import t
 from ..index import Index
 from ..match import Diagnosis, match
 from ..parse import Trace
 from .grouping import Group, Report
 from .origin import Rank
 
-_WORDS: dict[str, dict[str, str]] = {
-    "family": {"en": "family", "zh": "类别"},
-    "count": {"en": "count", "zh": "次数"},
-    "ranks": {"en": "ranks", "zh": "rank"},
-    "first_seen": {"en": "first seen", "zh": "首次出现"},
-    "explanation": {"en": "explanation", "zh": "说明"},
-    "unknown": {"en": "(no entry)", "zh": "（无条目）"},
-    "first_failure": {"en": "First failure: ", "zh": "最早的报错："},
-    "follower": {"en": " (follows from the first failure)", "zh": "（由最早的报错引起）"},
-    "none": {
-        "en": "No error or symptom found.",
-        "zh": "没有发现报错或症状。",
-    },
-    "summary": {
-        "en": "{groups} groups, {files} file(s), {size}",
-        "zh": "{files} 个文件（{size}）里共有 {groups} 类问题",
-    },
-    "of_rank": {"en": ", rank {rank}", "zh": "，rank {rank}"},
-    "timeline": {"en": "Failures per rank, in order", "zh": "各 rank 的报错时间线"},
-    "title": {"en": "diagnoser triage", "zh": "diagnoser triage"},
-}
-
 
 def _w(key: str, lang: str) -> str:
-    return _WORDS[key][lang]
+    return t(f"triage_{key}", lang)
 
 
 def ranks_text(ranks: list[Rank]) -> str:
