@@ -12,50 +12,54 @@ import json
 import re
 from collections.abc import Iterator
 
+from .regex_cache import compile_cached
+
 # No line of a traceback is this long; cutting keeps every later regex linear on junk.
 MAX_LINE = 10_000
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_ANSI = compile_cached(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _CURLY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " "})
 # A traceback header glued to what came before it (a progress bar); "Original Traceback" (a
 # DataLoader worker re-raise) stays where it is.
-_GLUED_HEADER = re.compile(r"(?<=\S)(?<!Original )(Traceback \(most recent call last\):)")
+_GLUED_HEADER = compile_cached(r"(?<=\S)(?<!Original )(Traceback \(most recent call last\):)")
 
 # Per-process prefixes: the part in group "who" says which process printed the line (public:
 # triage reads the rank from it).
-RANK_PREFIX = re.compile(
+RANK_PREFIX = compile_cached(
     r"^(?:\[(?P<who>(?:rank|default)?\d+)\]:|\[(?P<who2>\d+,\d+)\]<std(?:err|out)>:"
     r"|(?P<who3>\d+): (?=\S|\s{2})) ?"
 )
 _PREFIXES = [
-    re.compile(r"^(?:> ?)+"),  # markdown quote
-    re.compile(
+    compile_cached(r"^(?:> ?)+"),  # markdown quote
+    compile_cached(
         r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
         r"(?: ?[-|:] ?| )"
     ),
-    re.compile(r"^\[?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]? (?:[-|] )?"),
-    re.compile(
+    compile_cached(r"^\[?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]? (?:[-|] )?"),
+    compile_cached(
         r"^[A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \S+ [^\s:\[]+(?:\[\d+\])?: ?"
     ),  # journald
     # glog (C++, and torch.distributed's Python logs since 2.4, with a path)
-    re.compile(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w./\\-]+:\d+\] "),
-    re.compile(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]:? ?"),
-    re.compile(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"),  # logging formats
-    re.compile(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
-    re.compile(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
-    re.compile(r"^E {3}|^E$"),  # pytest's failure lines
+    compile_cached(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w./\\-]+:\d+\] "),
+    compile_cached(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]:? ?"),
+    compile_cached(
+        r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"
+    ),  # logging formats
+    compile_cached(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
+    compile_cached(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
+    compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
 ]
-_BOX_EDGE = re.compile(r"^[│┃║|] ?|\s?[│┃║]\s*$")
-_BOX_BORDER = re.compile(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
-_RICH_HEADER = re.compile(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
-_RICH_FRAME = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
-_RICH_SOURCE = re.compile(r"^❱ ?\d+ (?:│ ?)*(?P<src>.*?)\s*$")
+_BOX_EDGE = compile_cached(r"^[│┃║|] ?|\s?[│┃║]\s*$")
+_BOX_BORDER = compile_cached(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
+_RICH_HEADER = compile_cached(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
+_RICH_FRAME = compile_cached(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
+_RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>.*?)\s*$")
 # A Markdown code fence around a paste: its ``` would end up in the message above it.
-_FENCE = re.compile(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
-_FLAT_FRAME = re.compile(r' (?=File "[^"]+", line \d+)')
-_FLAT_EXC = re.compile(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
-_REPR_EXC = re.compile(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])")
-_JSON_FIELD = re.compile(
+_FENCE = compile_cached(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
+_FLAT_FRAME = compile_cached(r' (?=File "[^"]+", line \d+)')
+_FLAT_EXC = compile_cached(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
+_REPR_EXC = compile_cached(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])")
+_JSON_FIELD = compile_cached(
     r'"(?:message|msg|stack|stacktrace|traceback|error|stderr|detail|log)"\s*:\s*("(?:[^"\\]|\\.)*")'
 )
 

@@ -27,6 +27,8 @@ from functools import cached_property
 
 from . import __version__
 from .records import dataclass
+from .regex_cache import compile_cached
+from .user_cache import cache_dir, write_atomically
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,20 +98,20 @@ class Signature:
     @property
     def regex(self) -> re.Pattern[str]:
         if self._regex is None:  # compiled on first use: most signatures never are
-            self._regex = re.compile(self.pattern, re.IGNORECASE)
+            self._regex = compile_cached(self.pattern, re.IGNORECASE)
         return self._regex
 
     @property
     def type_regex(self) -> re.Pattern[str] | None:
         """Which exception types the signature is for (issue 10's `type`), as a regex."""
         if self.type and self._type_regex is None:
-            self._type_regex = re.compile(self.type)
+            self._type_regex = compile_cached(self.type)
         return self._type_regex
 
     @property
     def unless_regex(self) -> re.Pattern[str] | None:
         if self.unless and self._unless_regex is None:
-            self._unless_regex = re.compile(self.unless, re.IGNORECASE)
+            self._unless_regex = compile_cached(self.unless, re.IGNORECASE)
         return self._unless_regex
 
     def __repr__(self) -> str:
@@ -125,11 +127,11 @@ class FrameSignature:
     def call_patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
         """(path suffix, function regex) for each call; the schema checked the `file:function`."""
         pairs = (call.split(":", 1) for call in self.calls)
-        return tuple(("/" + file, re.compile(function)) for file, function in pairs)
+        return tuple(("/" + file, compile_cached(function)) for file, function in pairs)
 
     @cached_property
     def source_regex(self) -> re.Pattern[str] | None:
-        return re.compile(self.source) if self.source else None
+        return compile_cached(self.source) if self.source else None
 
 
 class Entry:
@@ -320,14 +322,6 @@ def _stamp(kb: str) -> str:
     return "\n".join(parts)
 
 
-def cache_dir() -> str:
-    explicit = os.environ.get("DIAGNOSER_CACHE_DIR")
-    if explicit:
-        return explicit
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "torch-diagnoser")
-
-
 def compile_kb(kb: Path | str) -> dict[str, Any]:
     """Validate kb/ (raises schema.KBError) and return the index as plain JSON data."""
     from pathlib import Path
@@ -434,7 +428,6 @@ def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:
     """Best effort: an unwritable cache only costs speed, never a diagnosis. The texts are
     written first: an index file is only ever found beside its texts."""
     import contextlib
-    import tempfile
 
     folder, ours = os.path.split(base)
     same_kb = ours.rsplit("-", 1)[0] + "-"
@@ -446,10 +439,7 @@ def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:
             if not os.path.basename(old).startswith(ours + "."):
                 with contextlib.suppress(OSError):  # in use (Windows) or already gone
                     os.unlink(old)
-        for suffix, content in ((".texts", texts), (".marshal", marshal.dumps(data))):
-            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-            with os.fdopen(fd, "wb") as f:
-                f.write(content)
-            os.replace(tmp, base + suffix)
+        write_atomically(base + ".texts", texts)
+        write_atomically(base + ".marshal", marshal.dumps(data))
     except OSError:
         pass

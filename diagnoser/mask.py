@@ -9,37 +9,39 @@ from __future__ import annotations
 
 import re
 
+from .regex_cache import compile_cached
+
 _MASKS: list[tuple[str, re.Pattern[str]]] = [
     # an f-string's field, from a raise statement when the message itself was cut off
-    ("<SHAPE>", re.compile(r"\{[^{}\n]{1,80}\}")),
-    ("<PATH>", re.compile(r"(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]")),
-    ("<HEX>", re.compile(r"\b0x[0-9a-fA-F]+\b")),
+    ("<SHAPE>", compile_cached(r"\{[^{}\n]{1,80}\}")),
+    ("<PATH>", compile_cached(r"(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]")),
+    ("<HEX>", compile_cached(r"\b0x[0-9a-fA-F]+\b")),
     (
         "<SHAPE>",
-        re.compile(
+        compile_cached(
             r"torch\.Size\(\[[\d,\s]*\]\)|\[\s*-?\d+(?:\s*,\s*-?\d+)*\s*\]|\b\d+(?:\s*x\s*\d+)+\b"
         ),
     ),
-    ("<DEVICE>", re.compile(r"\b(?:cuda|cpu|meta|mps|xpu)(?::\d+)?\b", re.IGNORECASE)),
+    ("<DEVICE>", compile_cached(r"\b(?:cuda|cpu|meta|mps|xpu)(?::\d+)?\b", re.IGNORECASE)),
     (
         "<DTYPE>",
-        re.compile(
+        compile_cached(
             r"\b(?:torch\.)?(?:c10::)?(?:float|double|half|long|int|short|byte|bool|char|"
             r"bfloat16|complex(?:64|128)?|u?int(?:8|16|32|64)|float(?:16|32|64))\b",
             re.IGNORECASE,
         ),
     ),
-    ("<NUM>", re.compile(r"-?\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b", re.IGNORECASE)),
+    ("<NUM>", compile_cached(r"-?\b\d+(?:\.\d+)?(?:e[+-]?\d+)?\b", re.IGNORECASE)),
     # A retyped message spells small numbers out: "dimension one", "the 1st argument".
     (
         "<NUM>",
-        re.compile(
+        compile_cached(
             r"\b(?:\d+(?:st|nd|rd|th)|zero|one|two|three|four|first|second|third|fourth)\b",
             re.IGNORECASE,
         ),
     ),
 ]
-_SPACE = re.compile(r"\s+")
+_SPACE = compile_cached(r"\s+")
 
 
 def mask(message: str) -> str:
@@ -51,7 +53,7 @@ def mask(message: str) -> str:
 # The words a reworded message keeps but a different error changes: quoted names, dotted or
 # called identifiers, Python type names. "'dict' object has no attribute 'to'" resembles
 # "'list' object has no attribute 'to'" letter for letter, yet it is another error.
-_KEY_TOKENS = re.compile(
+_KEY_TOKENS = compile_cached(
     r"'[^'\s]{1,60}'|\"[^\"\s]{1,60}\"|\b[\w.]*\w\.\w[\w.]*(?:\(\))?|\b\w+\(\)"
     r"|\b(?:str|int|float|bool|bytes|tuple|list|dict|set|NoneType|Tensor|ndarray)\b"
 )
@@ -61,7 +63,7 @@ def key_tokens(masked: str) -> frozenset[str]:
     return frozenset(_KEY_TOKENS.findall(masked))
 
 
-_NOT_WORD = re.compile(r"[^\w<>]+")
+_NOT_WORD = compile_cached(r"[^\w<>]+")
 
 
 def squash(masked: str) -> str:

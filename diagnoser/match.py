@@ -14,6 +14,7 @@ from functools import cache
 from .index import Entry, FrameSignature, Index, Signature
 from .parse import Error, Frame, Trace, parse
 from .records import dataclass, field, replace
+from .regex_cache import compile_cached
 from .symptoms import compact, detect, fold, normalise
 from .training_log import read as read_training_log
 
@@ -195,7 +196,7 @@ def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
     )
 
 
-_WORDS = re.compile(r"(?<![<\w])[a-z]{4,}(?![>\w])")
+_WORDS = compile_cached(r"(?<![<\w])[a-z]{4,}(?![>\w])")
 
 
 def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:

@@ -14,76 +14,83 @@ import re
 
 from .cleanup import normalise
 from .records import dataclass, field
+from .regex_cache import compile_cached
 
 # Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000
 MAX_MESSAGE_LINES = 60
 
 _TYPE = r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
-_TRACEBACK = re.compile(r"Traceback \(most recent call last\):")
-_FRAME = re.compile(
+_TRACEBACK = compile_cached(r"Traceback \(most recent call last\):")
+_FRAME = compile_cached(
     r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)(?:, in (?P<name>\S+))?'
     r"(?:\s+(?P<src>\S.*))?\s*$"  # source glued to the frame line when it was flattened
 )
-_EXC = re.compile(
+_EXC = compile_cached(
     rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed)"
     # any class in a dotted module path: torch._dynamo.exc.Unsupported
     r"|(?-i:(?:[a-z_][a-z_\d]*\.){2,}[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*))?$",
     re.I,
 )
 # Inside a traceback the exception line may carry any class name (`Unsupported: ...`).
-_EXC_IN_TRACEBACK = re.compile(rf"^(?P<type>{_TYPE})(?::\s?(?P<msg>.*))?$")
-_CHAIN = re.compile(
+_EXC_IN_TRACEBACK = compile_cached(rf"^(?P<type>{_TYPE})(?::\s?(?P<msg>.*))?$")
+_CHAIN = compile_cached(
     r"^\s*(The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:)"
 )
-_WORKER = re.compile(r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback")
+_WORKER = compile_cached(
+    r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback"
+)
 # The re-raise's first line, with or without the `KeyError: ` before it, then "Original Traceback".
-_WORKER_HEADER = re.compile(
+_WORKER_HEADER = compile_cached(
     rf"^(?:{_TYPE}: )?"
     r"(?=Caught (?P<type>\w+) in (?:DataLoader worker process \d+|pin memory thread))"
 )
-_RULE = re.compile(r"^={20,}\s*$")
+_RULE = compile_cached(r"^={20,}\s*$")
 # A shell prompt after the pasted output: `user@host:~/dir$ `, `(env) user@host:~$`, `PS C:\x> `.
-_PROMPT = re.compile(r"^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]:\\[^>]*>)(?: |$)")
-_COMPILER_RAISED = re.compile(
+_PROMPT = compile_cached(r"^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]:\\[^>]*>)(?: |$)")
+_COMPILER_RAISED = compile_cached(
     rf"^(?:backend='[^'\n]+' raised:\n|\w+ raised )(?P<type>{_TYPE}): ?"
     r"(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"  # up to a blank line
 )
 # Unindented lines that still belong to a bare error line's message.
-_BARE_GOES_ON = re.compile(r"^\s*Original Traceback")
+_BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
 # Errors Python reports while shutting down, after the one that stopped the program.
 # torch's signal handler in a DataLoader worker says how the worker died, before the main process
 # notices; when the main process only says "exited unexpectedly" (a wrapper), this is the cause.
-_WORKER_SIGNAL = re.compile(
+_WORKER_SIGNAL = compile_cached(
     r"^\s*(?P<msg>ERROR: Unexpected (?:bus error|segmentation fault|floating-point exception) "
     r"encountered in worker\..*)$"
 )
-_IGNORED = re.compile(
+_IGNORED = compile_cached(
     r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
 )
-_WARNING = re.compile(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
-_CPP_THROW = re.compile(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
-_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(?P<msg>.*)$")
+_WARNING = compile_cached(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
+_CPP_THROW = compile_cached(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
+_CPP_WHAT = compile_cached(r"^\s*what\(\):\s+(?P<msg>.*)$")
 # One line per failing GPU thread: from a CUDA source file, or `unknown:0: unknown:` from a kernel
 # torch.compile generated; a progress bar may be glued before the first one.
-_KERNEL_ASSERT = re.compile(
+_KERNEL_ASSERT = compile_cached(
     r"(?:^|(?<=[\]|]))(?P<file>[^\s\]|]+\.(?:cuh?|h)|unknown):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
     r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
 )
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
-_PYTEST_FRAME = re.compile(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
-_VSCODE = re.compile(rf"^(?:Exception has occurred|发生异常|發生例外狀況): ?(?P<type>{_TYPE})\s*$")
+_PYTEST_FRAME = compile_cached(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
+_VSCODE = compile_cached(
+    rf"^(?:Exception has occurred|发生异常|發生例外狀況): ?(?P<type>{_TYPE})\s*$"
+)
 # IPython / Jupyter / Colab
-_IPY_HEADER = re.compile(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
+_IPY_HEADER = compile_cached(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
 _IPY_FRAMES = [
-    re.compile(r"^(?:Cell|Input) In ?\[(?P<cell>\s*\d*)\], (?:line (?P<line>\d+)|in (?P<name>.+))"),
-    re.compile(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<name>[^(\s]+))?"),
-    re.compile(r"^(?P<file><ipython-input-[^>]+>|\S+\.py) in (?P<name>[^(\s]+)"),
+    compile_cached(
+        r"^(?:Cell|Input) In ?\[(?P<cell>\s*\d*)\], (?:line (?P<line>\d+)|in (?P<name>.+))"
+    ),
+    compile_cached(r"^File (?P<file>.+?):(?P<line>\d+)(?:, in (?P<name>[^(\s]+))?"),
+    compile_cached(r"^(?P<file><ipython-input-[^>]+>|\S+\.py) in (?P<name>[^(\s]+)"),
 ]
-_IPY_ARROW = re.compile(r"^\s*-*> ?(?P<line>\d+)\s(?P<src>.*)$")
-_IPY_SKIP = re.compile(r"^\s*(?:-{10,}|\d+ frames?|\s*\d+\s.*|\.\.\.)\s*$")
-_LIBRARY_PATH = re.compile(
+_IPY_ARROW = compile_cached(r"^\s*-*> ?(?P<line>\d+)\s(?P<src>.*)$")
+_IPY_SKIP = compile_cached(r"^\s*(?:-{10,}|\d+ frames?|\s*\d+\s.*|\.\.\.)\s*$")
+_LIBRARY_PATH = compile_cached(
     r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\])"
 )
 # Errors that only report that another process failed: the root cause is printed elsewhere.
@@ -93,7 +100,7 @@ _WRAPPERS = {
     "ProcessRaisedException",
     "ProcessExitedException",
 }
-_WRAPPER_MESSAGE = re.compile(
+_WRAPPER_MESSAGE = compile_cached(
     r"^DataLoader worker \(pid\(s\) [\d, ]+\) exited unexpectedly\s*$"
     r"|exited unexpectedly with exit code"
     # a rank that lost its peer: the peer's own error is the cause
@@ -358,7 +365,7 @@ def _read_traceback(
     return Error(None, _raised_message(frames[-1]), tuple(frames)), i
 
 
-_RAISE = re.compile(r"""^raise\s+[\w.]+\(\s*f?(?P<q>["'])(?P<msg>.+?)(?P=q)""", re.S)
+_RAISE = compile_cached(r"""^raise\s+[\w.]+\(\s*f?(?P<q>["'])(?P<msg>.+?)(?P=q)""", re.S)
 
 
 def _raised_message(frame: Frame) -> str:

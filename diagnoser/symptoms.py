@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 import statistics
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
 from .records import dataclass
+from .regex_cache import compile_cached
 from .training_log import Point, TrainingLog, finite
 
 # The values each detector can hand to an entry's evidence templates (checked by the schema).
@@ -456,7 +456,7 @@ def detect(log: TrainingLog) -> dict[str, Finding]:
 
 # -- sentences ----------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[a-z]{4,}")
+_WORD = compile_cached(r"[a-z]{4,}")
 
 
 # Typos are corrected only in what reads like a sentence: in a log, "Overwriting checkpoint"
@@ -479,8 +479,10 @@ def normalise(text: str, vocabulary: frozenset[str]) -> str:
 
 
 # Spaces are optional between Chinese and anything else: "CUDA 内存不足" and "CUDA内存不足" are one.
-_CJK_SPACE = re.compile(r"\s+(?=[\u3000-\u9fff\uff00-\uffef])|(?<=[\u3000-\u9fff\uff00-\uffef])\s+")
-_SPACES = re.compile(r"\s+")
+_CJK_SPACE = compile_cached(
+    r"\s+(?=[\u3000-\u9fff\uff00-\uffef])|(?<=[\u3000-\u9fff\uff00-\uffef])\s+"
+)
+_SPACES = compile_cached(r"\s+")
 
 
 def compact(text: str) -> str:

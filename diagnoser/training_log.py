@@ -12,10 +12,11 @@ import math
 import re
 
 from .records import dataclass, field
+from .regex_cache import compile_cached
 
 _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
-_SEGMENTS = re.compile(r"\s*(?:\||,|;|\t| - | — )\s*")
-_PAIR = re.compile(
+_SEGMENTS = compile_cached(r"\s*(?:\||,|;|\t| - | — )\s*")
+_PAIR = compile_cached(
     rf"(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){{0,3}}?)['\"]?\s*[:=]?\s*['\"]?(?P<value>{_NUM})"
     r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
@@ -23,56 +24,60 @@ _PAIR = re.compile(
 # A segment can hold a pair worth reading only if it has a number (every _NUM has a digit, "nan"
 # or "inf") and a word of a known key (every key of _KEYS below contains one of these; the tests
 # check it): _PAIR's backtracking over the long words of a message is dear.
-_MAY_HOLD_NUMBER = re.compile(r"\d|nan|inf", re.IGNORECASE)
-_KEY_WORD = re.compile(
+_MAY_HOLD_NUMBER = compile_cached(r"\d|nan|inf", re.IGNORECASE)
+_KEY_WORD = compile_cached(
     r"loss|acc|norm|mem|allocated|data|compute|forward|gpu|model|waiting|backward|bwd|opt|update"
     r"|metric|logging|batch|bs",
     re.IGNORECASE,
 )
-_EPOCH = re.compile(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
-_STEP = re.compile(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
-_GRAD_SET = re.compile(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
+_EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
+_STEP = compile_cached(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
+_GRAD_SET = compile_cached(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
 # nvidia-smi's per-GPU row: "| 30%  41C  P2  112W / 350W |  9822MiB / 24576MiB |  0%  Default |"
-_NVIDIA_SMI_ROW = re.compile(
+_NVIDIA_SMI_ROW = compile_cached(
     r"\|\s*(?:\d+%|N/A)\s+\d+C\s+P\d+\b[^|]*\|\s*(?P<used>\d+)MiB\s*/\s*\d+MiB\s*\|\s*(?P<util>\d+)%"
 )
-_GRAD_NONE = re.compile(r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b")
+_GRAD_NONE = compile_cached(
+    r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b"
+)
 # One parameter's gradient norm per line, as printed from model.named_parameters():
 # "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)".
-_PARAM_GRAD = re.compile(
+_PARAM_GRAD = compile_cached(
     rf"^\s*(?P<param>(?=[\w.]*[A-Za-z])[\w.]+\.(?:weight|bias)\w*)\s*[:|,]?\s+"
     rf"grad(?:ient)?(?:[ _]norm)?\s*[:=]?\s*(?:norm\s*=\s*|tensor\()?(?P<value>{_NUM})(?![\w.])",
     re.IGNORECASE,
 )
-_BATCHNORM = re.compile(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
+_BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
 
 _SPLIT = r"(?:train(?:ing)?|val(?:id(?:ation)?)?|eval|dev|test)"
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
         "val_loss",
-        re.compile(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?loss(?:[_/](?:step|epoch))?$"),
+        compile_cached(
+            r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?loss(?:[_/](?:step|epoch))?$"
+        ),
     ),
-    ("loss", re.compile(r"^(?:train(?:ing)?[ _/-]?)?loss(?:[_/](?:step|epoch))?$")),
-    ("val_acc", re.compile(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:uracy)?$")),
-    ("acc", re.compile(r"^(?:train(?:ing)?[ _/-]?)?acc(?:uracy)?$")),
-    ("grad_norm", re.compile(r"^(?:grad(?:ient)?[ _]?norm|total[ _]norm|gnorm)$")),
+    ("loss", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?loss(?:[_/](?:step|epoch))?$")),
+    ("val_acc", compile_cached(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:uracy)?$")),
+    ("acc", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?acc(?:uracy)?$")),
+    ("grad_norm", compile_cached(r"^(?:grad(?:ient)?[ _]?norm|total[ _]norm|gnorm)$")),
     (
         "memory",
-        re.compile(
+        compile_cached(
             r"^(?:(?:gpu|cuda|max)[ _]?)?mem(?:ory)?(?:[ _](?:allocated|reserved|used))?$"
             r"|^(?:max[ _])?(?:memory[ _])?allocated$"
         ),
     ),
-    ("data_time", re.compile(r"^data(?:[ _]?(?:time|load(?:ing)?(?:[ _]time)?))?$")),
-    ("compute_time", re.compile(r"^(?:compute|forward|gpu|model)(?:[ _]time)?$")),
-    ("backward_time", re.compile(r"^(?:backward|bwd)(?:[ _]time)?$")),
+    ("data_time", compile_cached(r"^data(?:[ _]?(?:time|load(?:ing)?(?:[ _]time)?))?$")),
+    ("compute_time", compile_cached(r"^(?:compute|forward|gpu|model)(?:[ _]time)?$")),
+    ("backward_time", compile_cached(r"^(?:backward|bwd)(?:[ _]time)?$")),
     (
         "optimizer_time",
-        re.compile(r"^(?:optim(?:izer)?(?:[ _]step)?|opt[ _]step|update)(?:[ _]time)?$"),
+        compile_cached(r"^(?:optim(?:izer)?(?:[ _]step)?|opt[ _]step|update)(?:[ _]time)?$"),
     ),
-    ("metrics_time", re.compile(r"^(?:metrics?|logging)(?:[ _]time)?$")),
-    ("batch_size", re.compile(r"^(?:batch[ _]?size|bs)$")),
-    ("data_wait_pct", re.compile(r"^waiting (?:on|for) data$")),
+    ("metrics_time", compile_cached(r"^(?:metrics?|logging)(?:[ _]time)?$")),
+    ("batch_size", compile_cached(r"^(?:batch[ _]?size|bs)$")),
+    ("data_wait_pct", compile_cached(r"^waiting (?:on|for) data$")),
 ]
 _TO_MB = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1.0, "mib": 1.0, "gb": 1024.0, "gib": 1024.0}
 
@@ -156,10 +161,10 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     return log
 
 
-_CELL_SPLIT = re.compile(r"\s*[|\t]\s*|\s{2,}")
-_CELL_NUMBER = re.compile(rf"^{_NUM}%?$", re.IGNORECASE)
-_LONE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
-_TABLE_RULE = re.compile(r"^[\s|:+=-]+$")
+_CELL_SPLIT = compile_cached(r"\s*[|\t]\s*|\s{2,}")
+_CELL_NUMBER = compile_cached(rf"^{_NUM}%?$", re.IGNORECASE)
+_LONE_NUMBER = compile_cached(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_TABLE_RULE = compile_cached(r"^[\s|:+=-]+$")
 
 
 def _cells(line: str) -> list[str]:

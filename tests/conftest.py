@@ -2,28 +2,29 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+import tempfile
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from diagnoser.index import Index, kb_dir, load_index, reproductions_dir
-from diagnoser.schema import Entry, load_kb
+# Each test process compiles its own index and regexes, never the developer's ~/.cache. Set before
+# diagnoser is imported: the compiled regexes are read at import (diagnoser/regex_cache.py).
+_CACHE = tempfile.mkdtemp(prefix="diagnoser-test-cache-")
+os.environ["DIAGNOSER_CACHE_DIR"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+
+from diagnoser.index import Index, kb_dir, load_index, reproductions_dir  # noqa: E402
+from diagnoser.schema import Entry, load_kb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES: list[Entry] = load_kb(kb_dir())  # an invalid kb/ fails collection, loudly
 NEEDS_EXIT = 77
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Each test session compiles its own index: never the developer's ~/.cache."""
-    os.environ["DIAGNOSER_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
-    yield
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..regex_cache import compile_cached
 from .context import Context
 from .rule import RULES, Finding, Rule
 
@@ -24,8 +25,8 @@ SKIP_DIRS = frozenset(
      ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".ipynb_checkpoints",
      "site-packages"}
 )  # fmt: skip
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*))?", re.IGNORECASE)
-_MAGIC = re.compile(r"^\s*[%!]")
+_NOQA = compile_cached(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*))?", re.IGNORECASE)
+_MAGIC = compile_cached(r"^\s*[%!]")
 _TOO_DEEP = "too deeply nested to analyse"
 
 

@@ -4,9 +4,9 @@ give one, device moves whose result is thrown away, Windows paths eaten by strin
 from __future__ import annotations
 
 import ast
-import re
 from collections.abc import Iterator
 
+from ..regex_cache import compile_cached
 from .context import Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
@@ -426,8 +426,8 @@ def tensor_move_discarded(ctx: Context) -> Iterator[Hit]:
 
 
 # A drive letter, then a backslash or the control character a backslash escape turned it into.
-_DRIVE = re.compile(r"^[A-Za-z]:[\\\a\b\t\n\v\f\r]")
-_CONTROL = re.compile(r"[\a\b\t\n\v\f\r]")
+_DRIVE = compile_cached(r"^[A-Za-z]:[\\\a\b\t\n\v\f\r]")
+_CONTROL = compile_cached(r"[\a\b\t\n\v\f\r]")
 _PATH_FUNCS = (
     "open",
     "load",

@@ -9,7 +9,6 @@ which is associative, so the local and the Spark engine share this one implement
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -21,6 +20,7 @@ from ..index import Index
 from ..mask import mask
 from ..match import Match, match
 from ..parse import Error, Trace, parse
+from ..regex_cache import compile_cached
 from ..symptoms import detect
 from ..training_log import read as read_training_log
 from .inputs import InputError, open_binary
@@ -30,7 +30,7 @@ from .segment import BLOCK, segments
 # What a rank prints when another one failed first: the peer went away, a collective timed out
 # waiting for it, or the launcher killed the survivors. Also parse.py's wrappers (a launcher's
 # "child failed", "Connection closed by peer").
-_FOLLOWER = re.compile(
+_FOLLOWER = compile_cached(
     r"SignalException|got signal:? ?\d+|\bSIG(?:TERM|KILL|INT|HUP)\b"
     r"|Connection (?:closed|reset) by peer|Broken pipe|remote process exited"
     r"|(?:gloo|nccl|c10d|ProcessGroup|collective|[Ww]atchdog|store|barrier|rendezvous)"
@@ -215,7 +215,7 @@ def _segment_groups(
 
 # An exception class as Python prints it (`RuntimeError`, `torch.OutOfMemoryError`), or C++'s
 # (`c10::Error`, `std::bad_alloc`).
-_CLASS = re.compile(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*$|(?:\w+::)+\w+$")
+_CLASS = compile_cached(r"(?:[A-Za-z_]\w*\.)*[A-Z]\w*$|(?:\w+::)+\w+$")
 
 
 def _is_error(err: Error) -> bool:

@@ -8,16 +8,17 @@ import re
 from datetime import datetime, timezone
 
 from ..cleanup import RANK_PREFIX
+from ..regex_cache import compile_cached
 
 # A rank is a global rank number, or a label such as "node2/worker5" when only that is known.
 Rank = int | str
 
-_FILE_RANK = re.compile(r"(?:rank|default|proc|process|worker|gpu|local_rank)[-_.]?(\d+)", re.I)
-_NODE = re.compile(r"(?:node|host)[-_.]?(\d+)", re.I)
+_FILE_RANK = compile_cached(r"(?:rank|default|proc|process|worker|gpu|local_rank)[-_.]?(\d+)", re.I)
+_NODE = compile_cached(r"(?:node|host)[-_.]?(\d+)", re.I)
 _TIMES = [
     # ISO 8601, logging's asctime, torchrun's `time : 2026-11-24_10:01:02`
     (
-        re.compile(
+        compile_cached(
             r"(?P<date>\d{4}-\d{2}-\d{2})[ T_](?P<time>\d{2}:\d{2}:\d{2})(?:[.,](?P<frac>\d{1,6}))?"
             r"(?P<tz>Z|[+-]\d{2}:?\d{2})?"
         ),
@@ -25,15 +26,15 @@ _TIMES = [
     ),
     # glog, as torch's C++ side logs: `W1124 10:01:02.123456 1234 file.cpp:12]` (no year printed)
     (
-        re.compile(
+        compile_cached(
             r"(?:^|\]:? ?)[IWEF](?P<month>\d{2})(?P<day>\d{2}) "
             r"(?P<time>\d{2}:\d{2}:\d{2})(?:\.(?P<frac>\d{1,6}))?"
         ),
         "glog",
     ),
 ]
-_ROOT_CAUSE = re.compile(r"Root Cause \(first observed failure\):")
-_REPORT_FIELD = re.compile(
+_ROOT_CAUSE = compile_cached(r"Root Cause \(first observed failure\):")
+_REPORT_FIELD = compile_cached(
     r"^\s*(?:\[[\w,]+\]:)?\s*(?P<key>time|rank|host)\s*:\s*(?P<value>.+?)\s*$"
 )
 

@@ -1,0 +1,114 @@
+"""`compile_cached(pattern, flags)`: re.compile, but a pattern compiled once is not parsed again by
+the next process.
+
+Python's re parses and compiles every pattern in pure Python, in every process: the ~120 patterns a
+diagnosis uses cost ~14 ms, a third of a cold `diagnoser` run. What re's compiler makes of a pattern
+is a list of opcodes, which `_sre.compile` (C) turns into a Pattern in microseconds. So those
+opcodes are kept in the user's cache directory, one file per Python build (as .pyc files are),
+read once at import, and written back at exit when new patterns were compiled.
+
+re's compiler is private API. A pattern's opcodes are kept only when the Pattern they make is equal
+(same pattern, flags and code) to re.compile's, checked when the pattern is first compiled; and
+anything unexpected (another Python version, a damaged file) falls back to re.compile. A pattern
+out of the cache is therefore the very Pattern re.compile would have returned.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import re
+import sys
+
+from .user_cache import cache_dir, write_atomically
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+try:
+    import _sre
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.10 names them differently: no cache there
+    _sre = None
+
+# Enough for every pattern of the code and the knowledge base several times over; a file that
+# outgrows it (patterns of many knowledge bases) starts again with this process's patterns.
+_MAX_PATTERNS = 4096
+_NAME = f"regex-{sys.implementation.cache_tag}-{sys.hexversion:x}-{getattr(_sre, 'MAGIC', 0)}"
+
+# (pattern, flags) -> the arguments of _sre.compile after the pattern
+_Args = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
+
+
+def _path() -> str:
+    return os.path.join(cache_dir(), _NAME + ".marshal")
+
+
+def _load() -> dict[tuple[str, int], _Args]:
+    if _sre is None:
+        return {}
+    try:
+        with open(_path(), "rb") as f:
+            data = marshal.loads(f.read())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+_known = _load()
+_new: dict[tuple[str, int], _Args] = {}
+
+
+def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    key = (pattern, int(flags))
+    args = _known.get(key)
+    if args is not None:
+        try:
+            return _sre.compile(pattern, *args)  # type: ignore[no-any-return]
+        except Exception:  # damaged or foreign opcodes: _sre validates them and refuses
+            del _known[key]
+    compiled = re.compile(pattern, flags)
+    if _sre is not None and len(_new) < _MAX_PATTERNS:
+        _keep(key, compiled)
+    return compiled
+
+
+def _keep(key: tuple[str, int], compiled: re.Pattern[str]) -> None:
+    try:
+        args = _opcodes(*key)
+        if _sre.compile(key[0], *args) != compiled:
+            return
+    except Exception:  # re's private compiler changed shape: this pattern is simply not cached
+        return
+    if not _new:
+        import atexit
+
+        atexit.register(_save)
+    _new[key] = args
+
+
+def _opcodes(pattern: str, flags: int) -> _Args:
+    """What re._compiler.compile passes to _sre.compile, as it computes it."""
+    parsed: Any = _parser.parse(pattern, flags)
+    # plain ints: re's opcodes are an int subclass with a name, which marshal cannot write
+    code = [int(op) for op in _compiler._code(parsed, flags)]
+    groupindex = dict(parsed.state.groupdict)
+    indexgroup: list[str | None] = [None] * parsed.state.groups
+    for name, i in groupindex.items():
+        indexgroup[i] = name
+    return (
+        flags | parsed.state.flags,
+        code,
+        parsed.state.groups - 1,
+        groupindex,
+        tuple(indexgroup),
+    )
+
+
+def _save() -> None:
+    kept = {**_known, **_new} if len(_known) + len(_new) <= _MAX_PATTERNS else dict(_new)
+    import contextlib
+
+    with contextlib.suppress(OSError, ValueError):  # unwritable: the next start compiles again
+        write_atomically(_path(), marshal.dumps(kept))
