@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import difflib
 import os
 import re
 import sys
@@ -265,6 +264,8 @@ def _command(command: str, args: argparse.Namespace) -> int:
         return EXIT_MATCH
     entry = index.by_id.get(args.id)
     if entry is None:
+        import difflib
+
         near = difflib.get_close_matches(args.id, index.by_id, n=3, cutoff=0.6)
         hint = f"did you mean {' or '.join(near)}? " if near else ""
         print(

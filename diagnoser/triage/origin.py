@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
 
 from ..cleanup import RANK_PREFIX
 from ..regex_cache import compile_cached
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from datetime import datetime
 
 # A rank is a global rank number, or a label such as "node2/worker5" when only that is known.
 Rank = int | str
@@ -84,6 +87,9 @@ def by_rank(lines: list[str], default: Rank | None = None) -> dict[Rank | None, 
 
 def timestamp(line: str, year: int | None = None) -> datetime | None:
     """The time a log line was printed, naive UTC; None when it carries none."""
+    # imported here: `diagnoser FILE` reads logs with this module, and reads no times
+    from datetime import datetime, timezone
+
     for pattern, kind in _TIMES:
         m = pattern.search(line[:200])
         if not m:
