@@ -8,8 +8,8 @@
     multiple of parsing the same text, median over a corpus of real tracebacks (samples/ and every
     entry's examples, all printed by real torch), and tracebacks diagnosed per second.
 
-Other commands join (a) through COLD_COMMANDS: one function that returns its command line
-(`diagnoser lint` on a real script is there; `diagnoser triage` is to come).
+Other commands join (a) through COLD_COMMANDS, one function each: `diagnoser lint` on a real
+script and `diagnoser triage` on a small run of two ranks are there.
 
 Usage: python bench/bench.py [--runs N]
 """
@@ -43,12 +43,29 @@ def _verdict(ok: bool) -> str:
 # -- (a) cold start ------------------------------------------------------------------------------
 
 
-def install_wheel(work: Path) -> Path:
-    """Build the wheel and install it with its dependencies into a fresh venv; its bin/."""
-    wheels = work / "wheels"
+# What the wheel is built from; copied to a fresh folder for each build, so that no build/ left
+# in the checkout (setuptools reuses it) slips stale modules into the wheel.
+WHEEL_SOURCES = ("pyproject.toml", "README.md", "diagnoser", "kb", "reproductions")
+
+
+def install_wheel(work: Path, name: str, kb: Path | None = None) -> Path:
+    """Build the wheel (with `kb` as its knowledge base, else the real one) and install it with
+    its dependencies into a fresh venv, as a user installs it; the venv's bin/."""
+    source = work / f"src-{name}"
+    source.mkdir()
+    for part in WHEEL_SOURCES:
+        if (ROOT / part).is_dir():
+            ignore = shutil.ignore_patterns("__pycache__")
+            shutil.copytree(ROOT / part, source / part, ignore=ignore)
+        else:
+            shutil.copy(ROOT / part, source / part)
+    if kb is not None:
+        shutil.rmtree(source / "kb")
+        shutil.copytree(kb, source / "kb")
+    wheels = work / f"wheels-{name}"
     pip = [sys.executable, "-m", "pip", "-q", "--disable-pip-version-check"]
-    subprocess.run([*pip, "wheel", "-w", str(wheels), str(ROOT)], check=True)  # with its deps
-    venv = work / "venv"
+    subprocess.run([*pip, "wheel", "-w", str(wheels), str(source)], check=True)  # with its deps
+    venv = work / f"venv-{name}"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bin_dir = venv / "bin"
     install = ["install", "--no-index", "--find-links", str(wheels), "torch-diagnoser"]
@@ -84,6 +101,16 @@ def synthetic_kb(work: Path, entries: int) -> Path:
     return kb
 
 
+def rank_logs(work: Path) -> Path:
+    """A small run of two ranks for `diagnoser triage`: training lines, and one rank's error."""
+    folder = work / "ranks"
+    folder.mkdir()
+    healthy = "".join(f"epoch 1 | step {i} | loss {2 - i / 1e3:.4f}\n" for i in range(200))
+    (folder / "rank0.log").write_text(healthy + SAMPLE.read_text(encoding="utf-8"))
+    (folder / "rank1.log").write_text(healthy)
+    return folder
+
+
 def _time(cmd: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, float]:
     """Wall-clock and CPU (user + system) seconds of one run. On a shared machine the CPU time is
     the steadier of the two: waiting for a core counts in the one, not in the other."""
@@ -95,40 +122,53 @@ def _time(cmd: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, flo
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def _diagnoser_json(bin_dir: Path, kb: Path) -> list[str]:
-    return [str(bin_dir / "diagnoser"), "--json"]
+class Venvs:
+    """The installed wheels a cold command runs from, and the inputs it reads."""
+
+    def __init__(self, real: Path, synthetic: Path, ranks: Path) -> None:
+        self.real, self.synthetic, self.ranks = real, synthetic, ranks
 
 
-def _diagnoser_json_synthetic(bin_dir: Path, kb: Path) -> list[str]:
-    return [str(bin_dir / "diagnoser"), "--kb", str(kb), "--json"]
+def _diagnoser_json(v: Venvs) -> list[str]:
+    return [str(v.real / "diagnoser"), "--json"]
 
 
-def _diagnoser_lint(bin_dir: Path, kb: Path) -> list[str]:
+def _diagnoser_json_synthetic(v: Venvs) -> list[str]:
+    return [str(v.synthetic / "diagnoser"), "--json"]
+
+
+def _diagnoser_lint(v: Venvs) -> list[str]:
     """A real training script with one finding (TD030)."""
-    return [
-        str(bin_dir / "diagnoser"),
-        "lint",
-        str(ROOT / "reproductions" / "view-non-contiguous.py"),
-    ]
+    script = ROOT / "reproductions" / "view-non-contiguous.py"
+    return [str(v.real / "diagnoser"), "lint", str(script)]
 
 
-# Label -> the command to time, given the venv's bin/ and the synthetic kb/. `diagnoser triage`
-# joins here as one function once that command exists.
-COLD_COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
+def _diagnoser_triage(v: Venvs) -> list[str]:
+    return [str(v.real / "diagnoser"), "triage", str(v.ranks)]
+
+
+# Label -> the command to time. COLD_GOAL is the diagnosis's, with either knowledge base; the
+# other commands are reported against the same baseline.
+COLD_COMMANDS: dict[str, Callable[[Venvs], list[str]]] = {
     "diagnoser --json < sample": _diagnoser_json,
     f"same, {SYNTHETIC_ENTRIES}-entry kb": _diagnoser_json_synthetic,
     "diagnoser lint script.py": _diagnoser_lint,
+    "diagnoser triage 2 rank logs": _diagnoser_triage,
 }
+GOAL_COMMANDS = ("diagnoser --json < sample", f"same, {SYNTHETIC_ENTRIES}-entry kb")
 
 
 def cold_start(runs: int, work: Path) -> None:
-    bin_dir = install_wheel(work)
-    kb = synthetic_kb(work, SYNTHETIC_ENTRIES)
+    venvs = Venvs(
+        install_wheel(work, "real"),
+        install_wheel(work, "synthetic", synthetic_kb(work, SYNTHETIC_ENTRIES)),
+        rank_logs(work),
+    )
     sample = SAMPLE.read_bytes()
     env = {**os.environ, "DIAGNOSER_CACHE_DIR": str(work / "cache")}
     env.pop("PYTHONPATH", None)
-    commands = {"python -c pass": [str(bin_dir / "python"), "-c", "pass"]}
-    commands |= {label: make(bin_dir, kb) for label, make in COLD_COMMANDS.items()}
+    commands = {"python -c pass": [str(venvs.real / "python"), "-c", "pass"]}
+    commands |= {label: make(venvs) for label, make in COLD_COMMANDS.items()}
     for label, cmd in commands.items():  # compile the index caches once; time only real work
         done = subprocess.run(cmd, input=sample, capture_output=True, env=env, check=False)
         if done.returncode not in (0, 1):  # 1: nothing found, still a full run
@@ -146,12 +186,23 @@ def cold_start(runs: int, work: Path) -> None:
     )
     for label in wall:
         ratio, cpu_ratio = wall[label] / base_wall, cpu[label] / base_cpu
+        goal = (
+            f"  (goal <= {COLD_GOAL:.0f}x: "
+            f"{_verdict(ratio <= COLD_GOAL)} / {_verdict(cpu_ratio <= COLD_GOAL)})"
+            if label in GOAL_COMMANDS
+            else ""
+        )
         print(
             f"  {label:30} {wall[label] * 1e3:6.1f} / {cpu[label] * 1e3:5.1f} ms  "
-            f"{ratio:4.2f}x / {cpu_ratio:4.2f}x  (goal <= {COLD_GOAL:.0f}x: "
-            f"{_verdict(ratio <= COLD_GOAL)} / {_verdict(cpu_ratio <= COLD_GOAL)})"
+            f"{ratio:4.2f}x / {cpu_ratio:4.2f}x{goal}"
         )
-    print("  diagnoser triage: pending (not yet in this tree)")
+    plain, synthetic = GOAL_COMMANDS
+    growth = (wall[synthetic] - wall[plain]) / base_wall
+    cpu_growth = (cpu[synthetic] - cpu[plain]) / base_cpu
+    print(
+        f"  growth with {SYNTHETIC_ENTRIES} entries: {growth:+.2f}x / {cpu_growth:+.2f}x "
+        "python -c pass  (goal: none beyond noise)"
+    )
 
 
 # -- (b) in process ------------------------------------------------------------------------------

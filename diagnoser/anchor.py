@@ -11,6 +11,9 @@ except ImportError:  # pragma: no cover - Python 3.10
     import sre_parse  # type: ignore[no-redef,unused-ignore]
 
 _MIN_ANCHOR = 4
+# The automaton of all anchors (index.Index.candidates) is built at every start, in time that
+# grows with the characters it holds: an anchor keeps this many of its literal's characters.
+WINDOW = 12
 
 
 def required_literal(pattern: str) -> str | None:
@@ -33,3 +36,18 @@ def _certain_runs(parsed: Any) -> list[str]:
         if str(op) == "SUBPATTERN":
             runs += _certain_runs(arg[-1])
     return [*runs, current]
+
+
+def rarest_windows(literals: list[str | None]) -> list[str | None]:
+    """For each literal, its WINDOW-character run that the fewest literals contain (the first
+    such run on a tie): still text that every match contains, and about as selective as the whole
+    literal, since a shared run only adds candidates that their regexes then refuse."""
+
+    def runs(literal: str) -> list[str]:
+        return [literal[i : i + WINDOW] for i in range(max(1, len(literal) - WINDOW + 1))]
+
+    sharing: dict[str, int] = {}
+    for literal in set(filter(None, literals)):
+        for run in set(runs(literal)):
+            sharing[run] = sharing.get(run, 0) + 1
+    return [min(runs(lit), key=sharing.__getitem__) if lit else None for lit in literals]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -14,6 +13,7 @@ from .index import Index, load_index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from typing import BinaryIO
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
@@ -52,6 +52,8 @@ Colour is used only on a terminal, and never when NO_COLOR is set.
 def _formatter(prog: str) -> argparse.HelpFormatter:
     """argparse's own formatter asks shutil for the terminal's width on every add_argument, and
     importing shutil (zlib, bz2, lzma) costs each start-up milliseconds; os answers the same."""
+    import argparse
+
     try:
         width = int(os.environ["COLUMNS"])
     except (KeyError, ValueError):
@@ -63,6 +65,8 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
+    import argparse
+
     parser.add_argument(
         "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
     )
@@ -70,6 +74,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="diagnoser",
         description="Explain a PyTorch error or training symptom from a traceback or a log.",
@@ -104,6 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_command_parser(command: str) -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(prog=f"diagnoser {command}", formatter_class=_formatter)
     _common(parser)
     if command == "list":
@@ -159,10 +167,50 @@ def main(argv: list[str] | None = None) -> int:
             return triage(build_command_parser("triage").parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:
             return _command(argv[0], build_command_parser(argv[0]).parse_args(argv[1:]))
-        return _diagnose(build_parser().parse_args(argv))
+        return _diagnose(_plain_arguments(argv) or build_parser().parse_args(argv))
     except BrokenPipeError:  # `diagnoser ... | head`
         sys.stderr.close()
         return EXIT_MATCH
+
+
+def _plain_arguments(argv: list[str]) -> argparse.Namespace | None:
+    """The arguments of a plain diagnosis, read without argparse, or None for argparse to read.
+
+    Importing argparse and building its parser cost ~3.5 ms, a tenth of a cold diagnosis: argparse
+    asks gettext for every message it might print, and gettext searches the disk each time. Only
+    what `diagnoser [FILE...] [--json] [--no-color] [--lang en|zh]` can say is read here; anything
+    else (--help, --format=x, abbreviations, mistakes) goes to argparse. tests/test_cli.py checks
+    that both read every argument list this accepts the same way."""
+    from types import SimpleNamespace
+
+    files: list[str] = []
+    fmt, no_color, lang = None, False, None
+    files_ended = False  # argparse takes the FILE words as one run: a second run is an error
+    words = iter(argv)
+    for word in words:
+        if word == "-" or not word.startswith("-"):
+            if files_ended:
+                return None
+            files.append(word)
+            continue
+        files_ended = bool(files)
+        if word == "--json":
+            fmt = "json"
+        elif word == "--no-color":
+            no_color = True
+        elif word == "--lang" and (value := next(words, None)) in LANGS:
+            lang = value
+        else:
+            return None
+    # the attributes of argparse's Namespace for the same words, and their defaults
+    return SimpleNamespace(  # type: ignore[return-value]
+        file=files or ["-"],
+        format=fmt,
+        no_color=no_color,
+        docs_url=os.environ.get("DIAGNOSER_DOCS_URL"),
+        lang=lang,
+        kb=None,
+    )
 
 
 def _index(args: argparse.Namespace) -> Index | int:

@@ -37,13 +37,19 @@ if TYPE_CHECKING:
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # The code that decides the index's shape: a change to it recompiles the index.
+# Index.candidates searches this many texts anchor by anchor before it builds its automaton.
+AUTOMATON_AFTER = 8
 _COMPILER = ("schema.py", "index.py", "groups.py", "symptoms.py", "anchor.py")
+
+
+_PACKAGED_KB = os.path.join(_HERE, "kb")  # kb/ as shipped in the wheel
 
 
 def _default_kb() -> str:
     """kb/ as shipped in the wheel (diagnoser/kb), else the source checkout's top-level kb/."""
-    packaged = os.path.join(_HERE, "kb")
-    return packaged if os.path.isdir(packaged) else os.path.join(os.path.dirname(_HERE), "kb")
+    if os.path.isdir(_PACKAGED_KB):
+        return _PACKAGED_KB
+    return os.path.join(os.path.dirname(_HERE), "kb")
 
 
 def kb_dir() -> Path:
@@ -231,60 +237,102 @@ class Entry:
 
 
 class Index:
-    """Hashed by identity (object's default): caches key on the loaded index."""
+    """The knowledge base as matching reads it. Each entry is decoded from the cache when first
+    used, so a start-up that looks at a few entries costs the same with 90 entries or 900.
+    Hashed by identity (object's default): caches key on the loaded index."""
 
-    __slots__ = (
-        "__weakref__",
-        "_automaton",
-        "_unanchored",
-        "by_id",
-        "entries",
-        "symptom_entries",
-        "vocabulary",
-    )
+    def __init__(self, data: dict[str, Any], store: _TextStore) -> None:
+        self.ids: list[str] = data["ids"]
+        self._encoded: list[bytes] = data["entries"]
+        self._decoded: list[Entry | None] = [None] * len(self.ids)
+        self._store = store
+        # The signatures' anchors (anchor.py), and for each the signatures that have it: an entry's
+        # position and the signature's, packed into one int (_pack), or a tuple of such ints.
+        self._anchor_words: list[str] = data["anchor_words"]
+        self._anchor_targets: list[int | tuple[int, ...]] = data["anchor_targets"]
+        self._unanchored: list[int] = data["unanchored"]
+        self._searches = 0
+        self._symptomatic: list[int] = data["symptomatic"]
+        self._framed: list[int] = data["framed"]
+        self._vocabulary: list[str] = data["vocabulary"]
 
-    def __init__(self, entries: tuple[Entry, ...], vocabulary: frozenset[str]) -> None:
-        self.entries = entries
-        self.by_id = {e.id: e for e in entries}
-        self.symptom_entries = tuple(e for e in entries if e.symptoms)
-        # The English words of the symptom phrases, which typos in a sentence are corrected towards.
-        self.vocabulary = vocabulary
-        self._automaton: Any = None
+    def entry(self, position: int) -> Entry:
+        made = self._decoded[position]
+        if made is None:
+            e = marshal.loads(self._encoded[position])
+            made = Entry(
+                self.ids[position],
+                e["kind"],
+                e["group"],
+                e["signatures"],
+                tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
+                e["symptoms"],
+                self._store,
+                tuple(e["span"]),
+            )
+            self._decoded[position] = made
+        return made
+
+    @cached_property
+    def entries(self) -> tuple[Entry, ...]:
+        """Every entry, in the knowledge base's order: for what reads them all (the fuzzy stage,
+        `diagnoser list`, triage), never for a diagnosis that a signature settles."""
+        return tuple(map(self.entry, range(len(self.ids))))
+
+    @cached_property
+    def by_id(self) -> dict[str, Entry]:
+        return {e.id: e for e in self.entries}
+
+    @cached_property
+    def symptom_entries(self) -> tuple[Entry, ...]:
+        return tuple(map(self.entry, self._symptomatic))
+
+    @cached_property
+    def framed_entries(self) -> tuple[Entry, ...]:
+        """The entries with frame signatures (a traceback cut off before its message)."""
+        return tuple(map(self.entry, self._framed))
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """The English words of the symptom phrases, which typos in a sentence are corrected
+        towards."""
+        return frozenset(self._vocabulary)
 
     def candidates(self, lowered: str) -> list[tuple[Entry, Signature]]:
         """The signatures whose anchor occurs in `lowered` (lower-cased text), or that have none,
-        in the knowledge base's order. One Aho-Corasick pass finds every anchor at once, so the
-        cost grows with the text, not with the number of signatures."""
-        if self._automaton is None:
-            self._compile_anchors()
-        found = set(self._unanchored)
-        if self._automaton is not False:
-            for _end, positions in self._automaton.iter(lowered):
-                found.update(positions)
-        entries = self.entries
-        return [(entries[e], entries[e].signatures[s]) for e, s in sorted(found)]
+        in the knowledge base's order.
 
-    def _compile_anchors(self) -> None:
+        The first texts are searched for each anchor in turn: for one diagnosis that is cheaper
+        than building the automaton (hundreds of anchors, ~0.1 ms). From the AUTOMATON_AFTER-th
+        text on, one Aho-Corasick pass finds every anchor at once, so that a process diagnosing
+        many texts pays a cost that grows with the text, not with the number of signatures."""
+        self._searches += 1
+        words = self._anchor_words
+        if self._searches < AUTOMATON_AFTER:
+            numbers = [k for k, word in enumerate(words) if word in lowered]
+        else:
+            numbers = [k for _end, k in self._automaton.iter(lowered)] if words else []
+        found = set(self._unanchored)
+        for k in numbers:
+            target = self._anchor_targets[k]
+            if isinstance(target, int):
+                found.add(target)
+            else:
+                found.update(target)
+        return [(self.entry(p >> _SIGNATURE_BITS), self._signature(p)) for p in sorted(found)]
+
+    def _signature(self, packed: int) -> Signature:
+        return self.entry(packed >> _SIGNATURE_BITS).signatures[packed & _SIGNATURE_MASK]
+
+    @cached_property
+    def _automaton(self) -> Any:
         import ahocorasick
 
-        # (entry, signature) positions, from the raw signatures: no Signature object is made
-        by_anchor: dict[str, list[tuple[int, int]]] = {}
-        self._unanchored: list[tuple[int, int]] = []
-        for e, entry in enumerate(self.entries):
-            for s, raw in enumerate(entry._raw_signatures):
-                anchor = raw[4]
-                if anchor:
-                    by_anchor.setdefault(anchor, []).append((e, s))
-                else:
-                    self._unanchored.append((e, s))
-        if not by_anchor:  # an automaton without words cannot search
-            self._automaton = False
-            return
-        automaton = ahocorasick.Automaton()
-        for anchor, positions in by_anchor.items():
-            automaton.add_word(anchor, tuple(positions))
+        automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+        for number, word in enumerate(self._anchor_words):
+            automaton.add_word(word, number)
         automaton.make_automaton()
-        self._automaton = automaton
+        return automaton
 
 
 class _TextStore:
@@ -311,11 +359,20 @@ class _TextStore:
 
 def _stamp(kb: str) -> str:
     """What the index is compiled from: the version, then name, size and modification time of
-    the compiling code and of each kb/*.yaml, and kb/'s own path."""
+    the compiling code and of each kb/*.yaml, and kb/'s own path.
+
+    The knowledge base installed with the package is stamped by its folder alone, as an
+    installed package's .pyc files are trusted without reading their sources ("unchecked"
+    pycs, PEP 552): installing, upgrading or removing the package removes and writes its files,
+    which changes the folder's own modification time, and nothing else writes there. So a
+    start-up costs the same with 90 entries or 900; a kb/ being edited is checked file by file."""
     parts = [__version__, sys.version, os.path.abspath(kb)]
     for name in _COMPILER:
         st = os.stat(os.path.join(_HERE, name))
         parts.append(f"{name} {st.st_size} {st.st_mtime_ns}")
+    if kb == _PACKAGED_KB:
+        parts.append(f"installed {os.stat(kb).st_mtime_ns}")
+        return "\n".join(parts)
     with os.scandir(kb) as found:
         files = sorted((e.name, e.stat()) for e in found if e.name.endswith(".yaml"))
     parts += (f"{name} {st.st_size} {st.st_mtime_ns}" for name, st in files)
@@ -326,7 +383,7 @@ def compile_kb(kb: Path | str) -> dict[str, Any]:
     """Validate kb/ (raises schema.KBError) and return the index as plain JSON data."""
     from pathlib import Path
 
-    from .anchor import required_literal
+    from .anchor import rarest_windows, required_literal
     from .schema import load_kb  # pydantic, YAML and rapidfuzz only when the index is (re)built
     from .symptoms import clean_vocabulary
 
@@ -340,9 +397,10 @@ def compile_kb(kb: Path | str) -> dict[str, Any]:
     ]
     # What only the guide shows stays out of the index the diagnoser loads on every start.
     dumped = [e.model_dump(mode="json", exclude={"glance", "rank", "docs"}) for e in entries]
-    for entry in dumped:
-        for sig in entry["signatures"]:
-            sig["anchor"] = required_literal(sig["pattern"])
+    signatures = [sig for entry in dumped for sig in entry["signatures"]]
+    anchors = rarest_windows([required_literal(sig["pattern"]) for sig in signatures])
+    for sig, anchor in zip(signatures, anchors, strict=True):
+        sig["anchor"] = anchor
     return {
         "entries": dumped,
         "vocabulary": sorted(clean_vocabulary(words)),
@@ -383,21 +441,46 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
     return {"entries": entries, "vocabulary": data["vocabulary"]}, texts
 
 
-def _build(data: dict[str, Any], store: _TextStore) -> Index:
-    entries = tuple(
-        Entry(
-            e["id"],
-            e["kind"],
-            e["group"],
-            e["signatures"],
-            tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
-            e["symptoms"],
-            store,
-            tuple(e["span"]),
-        )
-        for e in data["entries"]
-    )
-    return Index(entries, frozenset(data["vocabulary"]))
+_SIGNATURE_BITS = 10
+_SIGNATURE_MASK = (1 << _SIGNATURE_BITS) - 1
+
+
+def _pack(entry: int, signature: int) -> int:
+    """An entry's position and one of its signatures' in one int, in the same order as the pair."""
+    if signature > _SIGNATURE_MASK:
+        raise ValueError(f"an entry has more than {_SIGNATURE_MASK + 1} signatures")
+    return entry << _SIGNATURE_BITS | signature
+
+
+def _stored(data: dict[str, Any], spans: list[list[int]], stamp: str) -> dict[str, Any]:
+    """What the index file holds: each entry encoded alone (Index.entry decodes it when used),
+    and what finds the entries a text may concern without decoding the others."""
+    anchors: dict[str, list[int]] = {}
+    unanchored = []
+    for e, entry in enumerate(data["entries"]):
+        for s, signature in enumerate(entry["signatures"]):
+            anchor = signature[4]
+            if anchor:
+                anchors.setdefault(anchor, []).append(_pack(e, s))
+            else:
+                unanchored.append(_pack(e, s))
+    entries = data["entries"]
+    return {
+        "stamp": stamp,
+        "ids": [e["id"] for e in entries],
+        "entries": [
+            marshal.dumps({**e, "span": span}) for e, span in zip(entries, spans, strict=True)
+        ],
+        "anchor_words": list(anchors),
+        # a list of ints marshals and loads several times faster than one of tuples
+        "anchor_targets": [
+            found[0] if len(found) == 1 else tuple(found) for found in anchors.values()
+        ],
+        "unanchored": unanchored,
+        "symptomatic": [i for i, e in enumerate(entries) if e["symptoms"]],
+        "framed": [i for i, e in enumerate(entries) if e["frames"]],
+        "vocabulary": data["vocabulary"],
+    }
 
 
 def load_index(kb: Path | str | None = None) -> Index:
@@ -410,18 +493,18 @@ def load_index(kb: Path | str | None = None) -> Index:
         with open(base + ".marshal", "rb") as f:
             data = marshal.loads(f.read())  # load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
-            return _build(data, _TextStore(base + ".texts", kb))
+            return Index(data, _TextStore(base + ".texts", kb))
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         pass
     data, texts = _split(compile_kb(kb))
     records = [json.dumps(texts[e["id"]], ensure_ascii=False).encode() for e in data["entries"]]
-    start = 0
-    for e, record in zip(data["entries"], records, strict=True):
-        e["span"] = [start, len(record)]
+    spans, start = [], 0
+    for record in records:
+        spans.append([start, len(record)])
         start += len(record)
-    data["stamp"] = stamp
-    _write_cache(base, data, b"".join(records))
-    return _build(data, _TextStore(base + ".texts", kb, texts))
+    stored = _stored(data, spans, stamp)
+    _write_cache(base, stored, b"".join(records))
+    return Index(stored, _TextStore(base + ".texts", kb, texts))
 
 
 def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:

@@ -158,7 +158,7 @@ def _frame_matches(err: Error, index: Index) -> list[Match]:
     paths = [(f.filename.replace("\\", "/"), f) for f in err.frames]
     return [
         Match(entry, _FRAME_SCORE, err, "frames")
-        for entry in index.entries
+        for entry in index.framed_entries
         if any(_calls_in(sig, paths) for sig in entry.frames)
     ]
 
@@ -269,7 +269,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         if sentence
         else set()
     )
-    for entry in index.entries:
+    # Only a symptom entry matches a log, or a sentence that names no entry.
+    for entry in index.entries if named else index.symptom_entries:
         symptoms = entry.symptoms
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:

@@ -12,6 +12,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from diagnoser.cli import MAX_INPUT, build_parser, read_input
 from diagnoser.groups import GROUPS
@@ -272,3 +274,35 @@ def test_run_passes_output_through_and_diagnoses_the_crash(tmp_path: Path) -> No
     # the diagnosis follows the traceback on stderr, as the exception hook prints it
     assert "[shape-matmul, 100]" in result.stderr
     assert re.search(r"where: \S*train\.py:3", result.stderr)
+
+
+# Words a user types after `diagnoser`: files, a sentence, the options the plain diagnosis reads
+# without argparse, and others that it must leave to argparse (values, abbreviations, mistakes).
+_WORDS = [
+    "-", "tb.txt", "loss is nan", "显存不足", "", "--json", "--no-color", "--lang", "en", "zh",
+    "fr", "--format", "json", "--format=json", "--js", "--lang=zh", "--kb", "kb", "--docs-url",
+    "https://x", "--", "-1", "-x", "--no-colour", "--version",
+]  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=6))
+def test_the_plain_arguments_read_as_argparse_reads_them(argv: list[str]) -> None:
+    """Whatever the parser-free reading accepts, argparse reads the same way, and accepts."""
+    from diagnoser.cli import _plain_arguments
+
+    plain = _plain_arguments(argv)
+    if plain is None:
+        return
+    try:
+        parsed = build_parser().parse_args(argv)
+    except SystemExit:
+        raise AssertionError(f"argparse refuses {argv}, which the plain reading took") from None
+    assert vars(plain) == vars(parsed), argv
+
+
+def test_the_plain_reading_takes_the_common_commands() -> None:
+    from diagnoser.cli import _plain_arguments
+
+    for argv in ([], ["--json"], ["tb.txt", "--lang", "zh"], ["loss", "is", "nan", "--no-color"]):
+        assert _plain_arguments(argv) is not None, argv

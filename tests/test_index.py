@@ -92,6 +92,9 @@ def test_text_path_imports_neither_torch_nor_pydantic(tmp_path: Path) -> None:
     # the standard modules that cost milliseconds each (diagnoser/records.py says why)
     heavy = {"torch", "pydantic", "yaml", "numpy", "rapidfuzz", "hashlib", "tempfile"}
     heavy |= {"dataclasses", "typing", "pathlib", "inspect"}
+    # argparse (and the gettext lookups it makes), statistics, datetime, difflib: ~7 ms together,
+    # none of them needed by a plain diagnosis (cli._plain_arguments, symptoms._median)
+    heavy |= {"argparse", "gettext", "statistics", "datetime", "difflib"}
     heavy = {m for m in modules if m.split(".")[0] in heavy}
     assert not heavy, sorted(heavy)
 
@@ -126,8 +129,14 @@ def test_an_edit_of_the_same_size_is_seen(kb_copy: Path) -> None:
     assert load_index(kb_copy).by_id["shape-matmul"].title["en"].startswith("MAT1")
 
 
-def test_one_pass_over_the_anchors_finds_what_a_test_of_each_would(index: Index) -> None:
-    """Index.candidates (one Aho-Corasick pass) against the substring test of every signature."""
+@pytest.mark.parametrize("automaton_after", [1, 10**9], ids=["automaton", "anchor-by-anchor"])
+def test_one_pass_over_the_anchors_finds_what_a_test_of_each_would(
+    automaton_after: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Index.candidates, by its automaton or anchor by anchor, against the substring test of
+    every signature."""
+    monkeypatch.setattr(index_module, "AUTOMATON_AFTER", automaton_after)
+    index = load_index()
     texts = [ex.lower() for e in index.entries for ex in e.examples]
     texts += ["", "runtimeerror: nothing known here", texts[0] + "\0" + texts[-1]]
     for lowered in texts:
@@ -138,3 +147,34 @@ def test_one_pass_over_the_anchors_finds_what_a_test_of_each_would(index: Index)
             if not s.anchor or s.anchor in lowered
         ]
         assert [(e.id, s.pattern) for e, s in index.candidates(lowered)] == expected
+
+
+def test_the_installed_kb_is_stamped_by_its_folder(
+    kb_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kb/ installed with the package costs one stat, not one per entry; an upgrade, which
+    removes its files and writes new ones, is still seen."""
+    monkeypatch.setattr(index_module, "_PACKAGED_KB", str(kb_copy))
+    load_index(kb_copy)
+
+    def no_listing(path: object) -> None:
+        raise AssertionError(f"listed {path} at start-up")
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "scandir", no_listing)
+        assert load_index(kb_copy).by_id["address-in-use"].group == "distributed"
+    entry = kb_copy / "address-in-use.yaml"
+    text = entry.read_text(encoding="utf-8")
+    entry.unlink()  # as pip replaces a file: removed, then written anew
+    entry.write_text(text.replace("group: distributed", "group: shapes", 1), encoding="utf-8")
+    assert load_index(kb_copy).by_id["address-in-use"].group == "shapes"
+
+
+def test_a_diagnosis_decodes_only_the_entries_it_needs(kb_copy: Path) -> None:
+    from diagnoser.match import diagnose
+
+    index = load_index(kb_copy)
+    text = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
+    assert diagnose(text, index).matches[0].entry.id == "shape-matmul"
+    decoded = sum(made is not None for made in index._decoded)
+    assert 0 < decoded < len(index.ids) / 3, decoded
