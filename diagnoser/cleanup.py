@@ -8,7 +8,6 @@ HTML or one line. `normalise(text)` gives back plain lines that parse.py can rea
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 
@@ -141,14 +140,19 @@ def _unwrap(text: str) -> str:
         text = text.replace("\\r\\n", "\n").replace("\\n", "\n").replace("\\t", "\t")
         text = text.replace("\\'", "'").replace('\\"', '"')
         text = _REPR_EXC.sub(r"\1: ", text)
-    if re.search(r"&(?:lt|gt|amp|quot|#39|#x27);", text):
+    if _HTML_ENTITY.search(text):
         import html  # its table of entities is a cost only HTML-escaped text should pay
 
         text = html.unescape(text)
     return text
 
 
+_HTML_ENTITY = compile_cached(r"&(?:lt|gt|amp|quot|#39|#x27);")
+
+
 def _json_strings(text: str) -> list[str]:
+    import json  # only for a paste wrapped in JSON: a plain diagnosis never reads any
+
     # strict=False: VS Code's "copy error" JSON keeps raw line breaks inside its strings.
     try:
         data = json.loads(text, strict=False)
@@ -171,6 +175,8 @@ def _json_strings(text: str) -> list[str]:
 
 
 def _loads_ok(literal: str) -> bool:
+    import json
+
     try:
         json.loads(literal, strict=False)
     except ValueError:

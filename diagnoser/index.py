@@ -1,23 +1,25 @@
 """The compiled knowledge base the diagnoser reads at start-up.
 
 kb/*.yaml is validated with pydantic (schema.py) once and written to the user's cache directory
-as two files, so that start-up reads only what matching needs:
+as two files, so that start-up reads only what matching needs, in marshal's format (several times
+faster to read than JSON; the key names the Python version, whose format it is):
 
-- `index-KEY.marshal`: per entry its id, kind, group, signatures (pattern, exception types, the
-  literal each pattern needs) and symptom patterns, plus the typo vocabulary: one marshal.loads
-  (a few times faster than json.loads; the key names the Python version, whose format it is);
-- `index-KEY.texts`: per entry one JSON record with its texts (title, cause, fix, explanations,
+- `index-KEY.marshal`: the entries' ids; each entry's matching data (kind, group, signatures,
+  frames, symptom patterns) encoded alone and decoded when first used; the signatures' anchors;
+  and the typo vocabulary. A diagnosis that one signature settles decodes a few entries, so its
+  start-up costs about the same with 90 entries or 900;
+- `index-KEY.texts`: per entry one record with its texts (title, cause, fix, explanations,
   examples, reproduction...), read one record at a time, only for the entries that are shown.
 
 KEY comes from the size and modification time of every kb/*.yaml file and of the code that
-compiles them (as Python's own .pyc files do), so a changed kb/ gets a new key and a stale index
-is never read, and start-up reads no YAML and hashes no file contents. Nothing here imports
-pathlib, hashlib, typing or dataclasses: each costs milliseconds a start-up cannot afford.
+compiles them (as Python's own .pyc files do; the kb/ installed with the package, by its folder:
+see _stamp), so a changed kb/ gets a new key and a stale index is never read, and start-up reads
+no YAML and hashes no file contents. Nothing here imports pathlib, hashlib, typing or
+dataclasses: each costs milliseconds a start-up cannot afford.
 """
 
 from __future__ import annotations
 
-import json
 import marshal
 import os
 import re
@@ -347,10 +349,10 @@ class _TextStore:
             try:
                 with open(self.path, "rb") as f:
                     f.seek(span[0])
-                    record: dict[str, Any] = json.loads(f.read(span[1]))
+                    record: dict[str, Any] = marshal.loads(f.read(span[1]))
                 if record.get("id") == entry_id:
                     return record
-            except (OSError, ValueError):
+            except (OSError, ValueError, EOFError, TypeError):  # marshal's ways of refusing
                 pass
             # Another kb/ compiled into the same cache directory replaced this index meanwhile.
             self._compiled = _split(compile_kb(self.kb))[1]
@@ -497,7 +499,7 @@ def load_index(kb: Path | str | None = None) -> Index:
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         pass
     data, texts = _split(compile_kb(kb))
-    records = [json.dumps(texts[e["id"]], ensure_ascii=False).encode() for e in data["entries"]]
+    records = [marshal.dumps(texts[e["id"]]) for e in data["entries"]]
     spans, start = [], 0
     for record in records:
         spans.append([start, len(record)])
