@@ -71,8 +71,8 @@ def decode(data: bytes) -> str:
     sample = data[:4000]
     if len(sample) >= 8 and sample[1::2].count(0) > 0.4 * len(sample) // 2:
         return data.decode("utf-16-le", errors="replace")  # PowerShell's `>` without a BOM
-    try:
-        return data.decode("utf-8-sig")
+    try:  # "utf-8-sig" would do the same, at the cost of importing its codec on every start
+        return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
     except UnicodeDecodeError:
         pass
     try:
