@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser import index as index_module
-from diagnoser.index import Index, kb_dir, load_index
+from diagnoser.index import kb_dir, load_index
 
 from .conftest import ROOT, run_reproduction
 
