@@ -23,6 +23,43 @@ def required_literal(pattern: str) -> str | None:
     return best if len(best) >= _MIN_ANCHOR else None
 
 
+def literal_choices(pattern: str) -> frozenset[str]:
+    """Literals, lower-cased, one of which every match contains: a run certain to appear, or one
+    run from each branch of an alternation ("很慢|太慢" needs "很慢" or "太慢"); the most telling
+    such set, or an empty one when a match may contain no literal at all."""
+    return _most_telling(_choices(sre_parse.parse(pattern)))
+
+
+def _choices(parsed: Any) -> list[frozenset[str]]:
+    """Each set of literals at this level one of which every match contains."""
+    found, current = [], ""
+    for op, arg in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            current += chr(arg)
+            continue
+        if current:
+            found.append(frozenset([current.lower()]))
+        current = ""
+        if name == "SUBPATTERN":
+            found += _choices(arg[-1])
+        elif name == "BRANCH":
+            branches = [_most_telling(_choices(branch)) for branch in arg[1]]
+            if all(branches):  # a branch without a literal lets a match through without any
+                found.append(frozenset().union(*branches))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and arg[0] >= 1:
+            found += _choices(arg[2])  # repeated at least once: its literals are there
+    if current:
+        found.append(frozenset([current.lower()]))
+    return found
+
+
+def _most_telling(choices: list[frozenset[str]]) -> frozenset[str]:
+    """The set whose shortest literal is the longest (the least likely to occur by chance), the
+    smallest on a tie."""
+    return max(choices, key=lambda s: (min(map(len, s)), -len(s)), default=frozenset())
+
+
 def _certain_runs(parsed: Any) -> list[str]:
     """Runs of consecutive literals at this level; a plain group's own level counts too, while
     anything optional, repeated or alternative ends a run and contributes nothing."""

@@ -15,7 +15,8 @@ from .index import Entry, FrameSignature, Index, Signature
 from .parse import Error, Frame, Trace, parse
 from .records import dataclass, field, replace
 from .regex_cache import compile_cached
-from .symptoms import compact, detect, fold, normalise
+from .sentence import described_symptoms, named_entries
+from .symptoms import detect, fold, normalise
 from .training_log import read as read_training_log
 
 THRESHOLD = 60
@@ -118,8 +119,6 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
 
 
 def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
-    from rapidfuzz import fuzz  # only for messages no signature recognised
-
     from .mask import key_tokens, mask, squash
 
     masked = mask(err.message.split("\n", 1)[0])
@@ -128,26 +127,46 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     keys, squashed = key_tokens(masked), squash(masked)
     if len(squashed) < 12:  # a rule of "=====" is no message
         return []
-    out = []
-    for entry in index.entries:
-        unless = _unless_side(entry, err.message)
-        similarity = max(
-            (
-                max(fuzz.ratio(masked, ex.masked), fuzz.ratio(squashed, ex.squashed))
-                for ex in _masked_examples(entry)
-                # the entry sends a message its `unless` matches elsewhere, unless the example
-                # it resembles matches it too
-                if _same_keys(keys, ex.keys)
-                and all(
-                    ex_side or not side for side, ex_side in zip(unless, ex.unless, strict=True)
-                )
-                and not _a_word_replaced(masked, squashed, ex)
-            ),
-            default=0.0,
-        )
-        if similarity >= _FUZZY_MIN_SIMILARITY:
-            out.append(Match(entry, round(similarity * _FUZZY_CAP / 100), err, "fuzzy"))
-    return out
+    examples = _indexed_examples(index)
+    similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
+    unless: dict[int, tuple[bool, ...]] = {}
+    for i, ratio in _close_examples(masked, squashed, examples).items():
+        e, ex = examples.of[i]
+        if e not in unless:
+            unless[e] = _unless_side(index.entries[e], err.message)
+        if (
+            ratio > similarity.get(e, 0.0)
+            and _same_keys(keys, ex.keys)
+            # the entry sends a message its `unless` matches elsewhere, unless the example it
+            # resembles matches it too
+            and all(ex_side or not side for side, ex_side in zip(unless[e], ex.unless, strict=True))
+            and not _a_word_replaced(masked, squashed, ex)
+        ):
+            similarity[e] = ratio
+    return [
+        Match(index.entries[e], round(s * _FUZZY_CAP / 100), err, "fuzzy")
+        for e, s in sorted(similarity.items())
+    ]
+
+
+def _close_examples(masked: str, squashed: str, examples: _IndexedExamples) -> dict[int, float]:
+    """Example position -> its similarity to the message, for the examples similar enough to
+    count: the better of the two forms' ratios, each computed in C over every example at once,
+    those below the minimum cut off early. The word checks, dear in Python, are left for these."""
+    from rapidfuzz import fuzz, process  # only for messages no signature recognised
+
+    close: dict[int, float] = {}
+    for query, choices in ((masked, examples.masked), (squashed, examples.squashed)):
+        for _, ratio, i in process.extract(
+            query,
+            choices,
+            scorer=fuzz.ratio,
+            processor=None,
+            score_cutoff=_FUZZY_MIN_SIMILARITY,
+            limit=None,
+        ):
+            close[i] = max(close.get(i, 0.0), ratio)
+    return close
 
 
 def _frame_matches(err: Error, index: Index) -> list[Match]:
@@ -238,8 +257,23 @@ def _side(unlesses: tuple[re.Pattern[str], ...], message: str) -> tuple[bool, ..
     return tuple(bool(u.search(message)) for u in unlesses)
 
 
-def _masked_examples(entry: Entry) -> tuple[_Example, ...]:
-    return _masked(entry.examples, _unlesses(entry))
+class _IndexedExamples:
+    """Every entry's examples, masked, in the knowledge base's order: `of` holds (entry position,
+    example), `masked` and `squashed` the two forms for rapidfuzz to compare in one call."""
+
+    def __init__(self, index: Index) -> None:
+        self.of = [
+            (e, ex)
+            for e, entry in enumerate(index.entries)
+            for ex in _masked(entry.examples, _unlesses(entry))
+        ]
+        self.masked = [ex.masked for _, ex in self.of]
+        self.squashed = [ex.squashed for _, ex in self.of]
+
+
+@cache
+def _indexed_examples(index: Index) -> _IndexedExamples:
+    return _IndexedExamples(index)
 
 
 @cache
@@ -259,75 +293,29 @@ def _masked(
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
-    out = []
     findings = detect(read_training_log(text))
     # Users describe a problem in a sentence; a pasted traceback is no description.
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
+    if not (findings or sentence):
+        return []  # no log numbers and no sentence: nothing below could match
     # Typos are corrected towards the symptoms' words only: look for names in the text as written.
     named = (
-        _named_entries(fold(text[:_MAX_SENTENCE]), index) | _named_entries(sentence, index)
+        named_entries(fold(text[:_MAX_SENTENCE]), index) | named_entries(sentence, index)
         if sentence
         else set()
     )
+    described = described_symptoms(sentence, index) if sentence else set()
+    out = []
     # Only a symptom entry matches a log, or a sentence that names no entry.
     for entry in index.entries if named else index.symptom_entries:
         symptoms = entry.symptoms
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
-        elif sentence and symptoms and any(re.search(p, sentence) for p in symptoms["patterns"]):
+        elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
             out.append(Match(entry, score, None, "phrase"))
         elif entry.id in named:
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
     return out
-
-
-def _named_entries(sentence: str, index: Index) -> set[str]:
-    """The entries one of whose phrases the sentence contains, as whole words. The longer phrase
-    wins: "batch size mismatch" names batch-size-mismatch, not the "size mismatch" inside it."""
-    text = compact(sentence)
-    found = {
-        entry_id: hits
-        for entry_id, phrases in _compact_phrases(index)
-        if (hits := [p for p in phrases if _contains_words(text, p)])
-    }
-    longer = [p for hits in found.values() for p in hits]
-    return {
-        entry_id
-        for entry_id, hits in found.items()
-        if any(not any(p != q and p in q for q in longer) for p in hits)
-    }
-
-
-@cache
-def _compact_phrases(index: Index) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    return tuple(
-        (e.id, tuple(compact(fold(p)) for p in e.phrases["en"] + e.phrases["zh"]))
-        for e in index.entries
-    )
-
-
-def _contains_words(text: str, phrase: str) -> bool:
-    """`phrase` is in `text`, not starting or ending inside a word ("nan" is not in "nanny")."""
-    start = text.find(phrase)
-    while start >= 0:
-        end = start + len(phrase)
-        before = text[start - 1] if start else " "
-        # "0.69" is one word: a phrase ending in "0" does not end inside it
-        after = text[end : end + 2] if end < len(text) else " "
-        after = after if after[:1] == "." and after[1:].isdigit() else after[:1]
-        cut_before = (
-            phrase[0].isascii() and phrase[0].isalnum() and before.isascii() and before.isalnum()
-        )
-        cut_after = (
-            phrase[-1].isascii()
-            and phrase[-1].isalnum()
-            and after.isascii()
-            and (after.isalnum() or after[1:].isdigit())
-        )
-        if not (cut_before or cut_after):
-            return True
-        start = text.find(phrase, start + 1)
-    return False

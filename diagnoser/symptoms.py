@@ -452,6 +452,8 @@ DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
 
 
 def detect(log: TrainingLog) -> dict[str, Finding]:
+    if not log:  # a traceback: no detector has anything to read
+        return {}
     found = {}
     for signal, detector in DETECTORS.items():
         finding = detector(log)

@@ -21,14 +21,15 @@ _PAIR = compile_cached(
     r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
-# A segment can hold a pair worth reading only if it has a number (every _NUM has a digit, "nan"
-# or "inf") and a word of a known key (every key of _KEYS below contains one of these; the tests
-# check it): _PAIR's backtracking over the long words of a message is dear.
-_MAY_HOLD_NUMBER = compile_cached(r"\d|nan|inf", re.IGNORECASE)
-_KEY_WORD = compile_cached(
-    r"loss|acc|norm|mem|allocated|data|compute|forward|gpu|model|waiting|backward|bwd|opt|update"
-    r"|metric|logging|batch|bs",
-    re.IGNORECASE,
+# A segment holds a pair worth reading only if a known key's last word (every key of _KEYS below
+# ends with one of these; the tests check it) is followed by a number, as _PAIR requires: _PAIR's
+# backtracking over the long words of a message is dear, and a traceback's `File "...", line 17`
+# has both a number and words such as "data". Searched in the lower-cased segment: without
+# IGNORECASE the engine skips ahead to the alternatives' first letters.
+_KEY_THEN_NUMBER = compile_cached(
+    r"(?:loss|step|epoch|acc|accuracy|norm|mem|memory|allocated|reserved|used|data|time|load"
+    r"|loading|compute|forward|gpu|model|backward|bwd|optim|optimizer|update|metrics?|logging"
+    r"|size|bs)['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
 )
 _EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = compile_cached(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
@@ -111,7 +112,8 @@ class TrainingLog:
     decimals: dict[str, int] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
-        return bool(self.series or self.grad_none)
+        """Something the detectors read: a series, parameters without or with gradients."""
+        return bool(self.series or self.grad_none or self.param_grads)
 
 
 def canonical_key(key: str) -> str | None:
@@ -129,21 +131,12 @@ def _number(text: str) -> float:
 def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     log = TrainingLog()
     header: list[str | None] | None = None  # the columns of the table being read, if any
+    # Every gradient line says "grad": most texts (tracebacks) never do, and skip three regexes.
+    gradients = "grad" in text.lower()
     for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
-        grad = _GRAD_NONE.match(line)
-        if grad:
-            log.grad_none.append(grad.group("param"))
+        if gradients and _read_gradient(line, log):
             continue
-        param_grad = _PARAM_GRAD.match(line)
-        if param_grad:
-            name = param_grad.group("param")
-            log.param_grads.setdefault(name, []).append(_number(param_grad.group("value")))
-        if _GRAD_SET.match(line):
-            log.grad_set.append(line.split()[0])
-            continue
-        if param_grad:
-            continue
-        if not log.batchnorm and _BATCHNORM.search(line):
+        if not log.batchnorm and "BatchNorm" in line and _BATCHNORM.search(line):
             log.batchnorm = True
         smi = _NVIDIA_SMI_ROW.search(line)
         if smi and int(smi.group("used")) >= 1024:  # a GPU with a process on it, not a spare one
@@ -161,6 +154,23 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     return log
 
 
+def _read_gradient(line: str, log: TrainingLog) -> bool:
+    """A parameter printed with `grad: None`, with its gradient's norm, or with a gradient: True
+    when the line was one of these, and holds nothing else to read."""
+    grad = _GRAD_NONE.match(line)
+    if grad:
+        log.grad_none.append(grad.group("param"))
+        return True
+    param_grad = _PARAM_GRAD.match(line)
+    if param_grad:
+        name = param_grad.group("param")
+        log.param_grads.setdefault(name, []).append(_number(param_grad.group("value")))
+    if _GRAD_SET.match(line):
+        log.grad_set.append(line.split()[0])
+        return True
+    return param_grad is not None
+
+
 _CELL_SPLIT = compile_cached(r"\s*[|\t]\s*|\s{2,}")
 _CELL_NUMBER = compile_cached(rf"^{_NUM}%?$", re.IGNORECASE)
 _LONE_NUMBER = compile_cached(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
@@ -168,7 +178,12 @@ _TABLE_RULE = compile_cached(r"^[\s|:+=-]+$")
 
 
 def _cells(line: str) -> list[str]:
-    return [c for c in _CELL_SPLIT.split(line.strip().strip("|").strip()) if c]
+    line = line.strip().strip("|").strip()
+    if "|" not in line and " ".join(line.split()) == line:
+        # single spaces alone separate no cells (str.split's whitespace is the regex's \s): most
+        # lines, not worth the dear split
+        return [line] if line else []
+    return [c for c in _CELL_SPLIT.split(line) if c]
 
 
 def _table_header(cells: list[str]) -> list[str | None] | None:
@@ -208,9 +223,11 @@ def _read_row(cells: list[str], header: list[str | None], lineno: int, log: Trai
 def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
     if len(line) > 2000:  # no log line of metrics is this long; skip binary or minified junk
         return
+    if not _KEY_THEN_NUMBER.search(line.lower()):  # most lines of a traceback: not worth splitting
+        return
     found: dict[str, float] = {}
     for segment in _SEGMENTS.split(line):
-        if not (_MAY_HOLD_NUMBER.search(segment) and _KEY_WORD.search(segment)):
+        if not _KEY_THEN_NUMBER.search(segment.lower()):
             continue
         for m in _PAIR.finditer(segment):
             name = canonical_key(m.group("key").split("]")[-1])

@@ -1,0 +1,116 @@
+"""What a sentence says: the entries it names (their phrases, as whole words) and the symptoms it
+describes (their patterns). Both look at every entry for every sentence, so each first finds, in
+one Aho-Corasick pass over the sentence, the phrases or the literals that can be there: the cost
+grows with the sentence, not with the knowledge base.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from .index import Index
+from .symptoms import compact, fold
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from typing import Any
+
+
+def named_entries(sentence: str, index: Index) -> set[str]:
+    """The entries one of whose phrases the sentence contains, as whole words. The longer phrase
+    wins: "batch size mismatch" names batch-size-mismatch, not the "size mismatch" inside it."""
+    text = compact(sentence)
+    automaton = _phrase_automaton(index)
+    found: dict[str, set[str]] = {}
+    # every occurrence of every phrase, overlapping ones too
+    for end, (phrase, entry_ids) in automaton.iter(text) if automaton else ():
+        if _whole_words(text, end + 1 - len(phrase), end + 1):
+            for entry_id in entry_ids:
+                found.setdefault(entry_id, set()).add(phrase)
+    longer = {p for hits in found.values() for p in hits}
+    return {
+        entry_id
+        for entry_id, hits in found.items()
+        if any(not any(p != q and p in q for q in longer) for p in hits)
+    }
+
+
+@cache
+def _phrase_automaton(index: Index) -> Any:
+    """Every entry's phrases, compacted as sentences are: phrase -> (phrase, the ids of the
+    entries that use it). None when there is no phrase (an automaton without words cannot
+    search)."""
+    by_phrase: dict[str, dict[str, None]] = {}  # a dict as an ordered set
+    for e in index.entries:
+        for p in e.phrases["en"] + e.phrases["zh"]:
+            by_phrase.setdefault(compact(fold(p)), {})[e.id] = None
+    return _automaton({phrase: (phrase, tuple(ids)) for phrase, ids in by_phrase.items()})
+
+
+def _whole_words(text: str, start: int, end: int) -> bool:
+    """text[start:end] does not start or end inside a word ("nan" is not in "nanny")."""
+    phrase = text[start:end]
+    before = text[start - 1] if start else " "
+    # "0.69" is one word: a phrase ending in "0" does not end inside it
+    after = text[end : end + 2] if end < len(text) else " "
+    after = after if after[:1] == "." and after[1:].isdigit() else after[:1]
+    cut_before = (
+        phrase[0].isascii() and phrase[0].isalnum() and before.isascii() and before.isalnum()
+    )
+    cut_after = (
+        phrase[-1].isascii()
+        and phrase[-1].isalnum()
+        and after.isascii()
+        and (after.isalnum() or after[1:].isdigit())
+    )
+    return not (cut_before or cut_after)
+
+
+def described_symptoms(sentence: str, index: Index) -> set[str]:
+    """The symptom entries one of whose patterns matches the sentence (lower case, as
+    symptoms.normalise leaves it). A pattern runs only when one of the literals that every match
+    of it contains is in the sentence (or when it has none)."""
+    automaton, always, patterns = _symptom_patterns(index)
+    possible = set(always)
+    for _end, positions in automaton.iter(sentence) if automaton else ():
+        possible.update(positions)
+    described: set[str] = set()
+    for i in possible:
+        entry_id, pattern = patterns[i]
+        if entry_id not in described and re.search(pattern, sentence):
+            described.add(entry_id)
+    return described
+
+
+@cache
+def _symptom_patterns(index: Index) -> tuple[Any, tuple[int, ...], tuple[tuple[str, str], ...]]:
+    """(literal -> positions of the patterns that need it, the positions of patterns that need
+    none, every (entry id, pattern))."""
+    from .anchor import literal_choices
+
+    patterns = tuple(
+        (e.id, p) for e in index.symptom_entries if e.symptoms for p in e.symptoms["patterns"]
+    )
+    by_literal: dict[str, list[int]] = {}
+    always = []
+    for i, (_, pattern) in enumerate(patterns):
+        literals = literal_choices(pattern)
+        for literal in literals:
+            by_literal.setdefault(literal, []).append(i)
+        if not literals:
+            always.append(i)
+    return _automaton({k: tuple(v) for k, v in by_literal.items()}), tuple(always), patterns
+
+
+def _automaton(words: dict[str, Any]) -> Any:
+    """An Aho-Corasick automaton that reports each word's value, or None without words."""
+    if not words:
+        return None
+    import ahocorasick
+
+    automaton = ahocorasick.Automaton()
+    for word, value in words.items():
+        automaton.add_word(word, value)
+    automaton.make_automaton()
+    return automaton

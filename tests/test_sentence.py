@@ -1,0 +1,85 @@
+"""Sentences: a symptom pattern is only tried when a literal it needs is in the sentence, which
+must change no answer, and phrases count as whole words wherever they occur."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from diagnoser.anchor import literal_choices
+from diagnoser.index import Index
+from diagnoser.sentence import described_symptoms, named_entries
+from diagnoser.symptoms import normalise
+
+from .conftest import ENTRIES
+from .test_symptoms import test_sentences_that_are_no_symptom_get_nothing as _no_symptom
+
+PATTERNS = [(e.id, p) for e in ENTRIES if e.symptoms for p in e.symptoms.patterns]
+
+
+@pytest.mark.parametrize(("entry_id", "pattern"), PATTERNS)
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_every_match_contains_one_of_its_literals(
+    entry_id: str, pattern: str, data: st.DataObject
+) -> None:
+    text = data.draw(st.from_regex(pattern)).lower()
+    hit = re.search(pattern, text)
+    if hit:
+        literals = literal_choices(pattern)
+        assert not literals or any(lit in hit.group(0) for lit in literals), (literals, text)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "literals"),
+    [
+        (r"Loss (?:is|was) nan", {"loss "}),  # the longest certain run, lower-cased
+        (r"(?:很慢|太慢)了", {"很慢", "太慢"}),  # one of each branch
+        (r"(?:slow|\w+ly) training", {" training"}),  # a branch without a literal
+        (r"(?:grad(?:ient)?)+s?", {"grad"}),  # repeated at least once
+        (r"(?:x+|y)?z", {"z"}),  # optional
+        (r"\d+(?=epochs)", set()),  # a lookahead's text is no part of the match
+    ],
+)
+def test_literal_choices(pattern: str, literals: set[str]) -> None:
+    assert literal_choices(pattern) == literals
+
+
+def _sentences() -> list[str]:
+    """Every phrase of every entry, alone and in a sentence, and sentences that are no symptom."""
+    phrases = [p for e in ENTRIES for p in e.phrases.en + e.phrases.zh]
+    no_symptom = next(m for m in _no_symptom.pytestmark if m.name == "parametrize").args[1]
+    return [*phrases, *(f"after epoch 3 {p} again" for p in phrases), *no_symptom]
+
+
+def test_described_symptoms_are_those_whose_patterns_match(index: Index) -> None:
+    """The literals only spare work: the answer is that of trying every pattern."""
+    sentences = [normalise(s, index.vocabulary) for s in _sentences()]
+    every_pattern = [
+        {entry_id for entry_id, pattern in PATTERNS if re.search(pattern, s)} for s in sentences
+    ]
+    assert [described_symptoms(s, index) for s in sentences] == every_pattern
+    assert sum(map(bool, every_pattern)) >= 100  # many sentences were described
+
+
+@pytest.mark.parametrize(
+    ("sentence", "named"),
+    [
+        ("eaddrinuse", True),
+        ("the port says eaddrinuse.", True),
+        ("eaddrinusex", False),  # inside a word
+        ("xeaddrinuse", False),
+        ("xeaddrinuse then eaddrinuse", True),  # a later occurrence is a whole word
+    ],
+)
+def test_a_phrase_is_named_as_whole_words_only(sentence: str, named: bool, index: Index) -> None:
+    assert ("address-in-use" in named_entries(sentence, index)) is named
+
+
+def test_the_longer_phrase_names_its_entry(index: Index) -> None:
+    """The longer phrase wins: "batch size mismatch" is not the "size mismatch" inside it."""
+    assert named_entries("batch size mismatch", index) == {"batch-size-mismatch"}
+    assert "shape-matmul" in named_entries("a size mismatch", index)
