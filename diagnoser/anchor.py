@@ -3,7 +3,9 @@ a substring test and never compiled: compiling hundreds of patterns would domina
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a start-up milliseconds, and a sentence comes here
+    from typing import Any
 
 try:  # the regex parser is private; its home moved in Python 3.11
     from re import _parser as sre_parse  # type: ignore[attr-defined,unused-ignore]

@@ -457,14 +457,18 @@ def _pack(entry: int, signature: int) -> int:
 def _stored(data: dict[str, Any], spans: list[list[int]], stamp: str) -> dict[str, Any]:
     """What the index file holds: each entry encoded alone (Index.entry decodes it when used),
     and what finds the entries a text may concern without decoding the others."""
+    from .anchor import WINDOW, literal_choices
+
     anchors: dict[str, list[int]] = {}
     unanchored = []
     for e, entry in enumerate(data["entries"]):
         for s, signature in enumerate(entry["signatures"]):
-            anchor = signature[4]
-            if anchor:
-                anchors.setdefault(anchor, []).append(_pack(e, s))
-            else:
+            # Without an anchor, one literal of each alternative ("CUDA error: out of memory|
+            # cuda runtime error (2)...") still rules the signature out of most texts.
+            words = [signature[4]] if signature[4] else literal_choices(signature[0])
+            for word in sorted({w[:WINDOW] for w in words}):
+                anchors.setdefault(word, []).append(_pack(e, s))
+            if not words:
                 unanchored.append(_pack(e, s))
     entries = data["entries"]
     return {

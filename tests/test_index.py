@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser import index as index_module
+from diagnoser.anchor import WINDOW, literal_choices
 from diagnoser.index import kb_dir, load_index
 
 from .conftest import ROOT, run_reproduction
@@ -134,17 +135,19 @@ def test_one_pass_over_the_anchors_finds_what_a_test_of_each_would(
     automaton_after: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Index.candidates, by its automaton or anchor by anchor, against the substring test of
-    every signature."""
+    every signature: its anchor, or for one without, the start of any of its alternatives'
+    literals."""
     monkeypatch.setattr(index_module, "AUTOMATON_AFTER", automaton_after)
     index = load_index()
     texts = [ex.lower() for e in index.entries for ex in e.examples]
     texts += ["", "runtimeerror: nothing known here", texts[0] + "\0" + texts[-1]]
+    choices = {s.pattern: literal_choices(s.pattern) for e in index.entries for s in e.signatures}
     for lowered in texts:
         expected = [
             (e.id, s.pattern)
             for e in index.entries
             for s in e.signatures
-            if not s.anchor or s.anchor in lowered
+            if (s.anchor in lowered if s.anchor else _any_in(choices[s.pattern], lowered))
         ]
         assert [(e.id, s.pattern) for e, s in index.candidates(lowered)] == expected
 
@@ -178,3 +181,7 @@ def test_a_diagnosis_decodes_only_the_entries_it_needs(kb_copy: Path) -> None:
     assert diagnose(text, index).matches[0].entry.id == "shape-matmul"
     decoded = sum(made is not None for made in index._decoded)
     assert 0 < decoded < len(index.ids) / 3, decoded
+
+
+def _any_in(literals: frozenset[str], lowered: str) -> bool:
+    return not literals or any(literal[:WINDOW] in lowered for literal in literals)
