@@ -74,10 +74,9 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     root = trace.root
     # Later errors in a log are likelier to be the one that stopped the run; keep the last ones.
     for err in trace.errors[-_MAX_ERRORS:]:
-        factor = 1.0 if err is root else _NOT_ROOT_FACTOR
         found = _signature_matches(err, index) or _fuzzy_matches(err, index)
         for m in found or _frame_matches(err, index):
-            keep(replace(m, score=round(m.score * factor)))
+            keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     has_exception = any(e.exc_type or e.kind == "assert" for e in trace.errors)
     for m in _symptom_matches(trace.text, index, has_exception):
         keep(m)

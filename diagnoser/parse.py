@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import keyword
 import re
+from functools import cached_property
 
 from .cleanup import normalise
 from .records import dataclass, field
@@ -158,7 +159,7 @@ class Trace:
     errors: tuple[Error, ...]
     text: str = field(repr=False)
 
-    @property
+    @cached_property  # matching asks, then rendering each match
     def root(self) -> Error | None:
         """The error to explain first.
 
