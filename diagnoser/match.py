@@ -89,7 +89,9 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
     exc_name = err.exc_type.rsplit(".", 1)[-1].lower() if err.exc_type else None
     # A message wrapped mid-word by a terminal reads whole again without its line breaks.
     unwrapped = err.message.replace("\n", "")
-    lowered = err.message.lower() + "\0" + unwrapped.lower()
+    lowered = err.message.lower()
+    if unwrapped != err.message:  # a one-line message is searched once
+        lowered += "\0" + unwrapped.lower()
     matched: set[str] = set()
     # Only the signatures whose anchor the message contains: the rest cannot match.
     for entry, sig in index.candidates(lowered):

@@ -73,6 +73,8 @@ def test_described_symptoms_are_those_whose_patterns_match(index: Index) -> None
         ("eaddrinusex", False),  # inside a word
         ("xeaddrinuse", False),
         ("xeaddrinuse then eaddrinuse", True),  # a later occurrence is a whole word
+        ("😀😀eaddrinuse", True),  # positions past characters outside the BMP
+        ("😀😀eaddrinusex", False),
     ],
 )
 def test_a_phrase_is_named_as_whole_words_only(sentence: str, named: bool, index: Index) -> None:
