@@ -15,7 +15,7 @@ from diagnoser.sentence import described_symptoms, named_entries
 from diagnoser.symptoms import normalise
 
 from .conftest import ENTRIES
-from .test_symptoms import test_sentences_that_are_no_symptom_get_nothing as _no_symptom
+from .test_symptoms import NO_SYMPTOM
 
 PATTERNS = [(e.id, p) for e in ENTRIES if e.symptoms for p in e.symptoms.patterns]
 
@@ -51,8 +51,7 @@ def test_literal_choices(pattern: str, literals: set[str]) -> None:
 def _sentences() -> list[str]:
     """Every phrase of every entry, alone and in a sentence, and sentences that are no symptom."""
     phrases = [p for e in ENTRIES for p in e.phrases.en + e.phrases.zh]
-    no_symptom = next(m for m in _no_symptom.pytestmark if m.name == "parametrize").args[1]
-    return [*phrases, *(f"after epoch 3 {p} again" for p in phrases), *no_symptom]
+    return [*phrases, *(f"after epoch 3 {p} again" for p in phrases), *NO_SYMPTOM]
 
 
 def test_described_symptoms_are_those_whose_patterns_match(index: Index) -> None:

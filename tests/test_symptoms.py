@@ -63,31 +63,31 @@ def test_the_evidence_quotes_the_logs_own_numbers(entry: Entry) -> None:
         assert numbers, evidence
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        "The build finished in 3 minutes.",
-        "how do I install pytorch on windows",
-        "my loss is 0.69 at the start",
-        "我想问一下 DataLoader 怎么用",
-        "Overwriting existing checkpoint at epoch 3",  # no typo of "overfitting"
-        "never mind, converting the model to onnx works now",
-        # questions about PyTorch that name no problem the knowledge base explains
-        "how do I save a model in pytorch",
-        "what is the difference between view and reshape",
-        "my gpu is an rtx 3090 with 24gb",
-        "the training finished and accuracy is 92%",
-        "how many epochs should I train, is batch size 32 or 64 better",
-        "the shape of my tensor is (3, 224, 224)",
-        "怎么保存模型",
-        "如何用多张显卡训练",
-        "训练完成了，准确率 92%",
-        "我想把模型导出成 onnx",
-        "数据集应该怎么划分训练集和验证集",
-        "我的显卡是 3090，24G 显存",
-        "学习率应该设多少，batch size 设多大合适",
-    ],
-)
+NO_SYMPTOM = [
+    "The build finished in 3 minutes.",
+    "how do I install pytorch on windows",
+    "my loss is 0.69 at the start",
+    "我想问一下 DataLoader 怎么用",
+    "Overwriting existing checkpoint at epoch 3",  # no typo of "overfitting"
+    "never mind, converting the model to onnx works now",
+    # questions about PyTorch that name no problem the knowledge base explains
+    "how do I save a model in pytorch",
+    "what is the difference between view and reshape",
+    "my gpu is an rtx 3090 with 24gb",
+    "the training finished and accuracy is 92%",
+    "how many epochs should I train, is batch size 32 or 64 better",
+    "the shape of my tensor is (3, 224, 224)",
+    "怎么保存模型",
+    "如何用多张显卡训练",
+    "训练完成了，准确率 92%",
+    "我想把模型导出成 onnx",
+    "数据集应该怎么划分训练集和验证集",
+    "我的显卡是 3090，24G 显存",
+    "学习率应该设多少，batch size 设多大合适",
+]
+
+
+@pytest.mark.parametrize("text", NO_SYMPTOM)
 def test_sentences_that_are_no_symptom_get_nothing(text: str, index: Index) -> None:
     assert diagnose(text, index).matches == ()
 
