@@ -34,14 +34,28 @@ from .user_cache import cache_dir, write_atomically
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# The code that decides the index's shape: a change to it recompiles the index.
 # Index.candidates searches this many texts anchor by anchor before it builds its automaton.
 AUTOMATON_AFTER = 8
-_COMPILER = ("schema.py", "index.py", "groups.py", "symptoms.py", "anchor.py")
+# The code that decides the index's shape, and that of the data other modules derive from it
+# (Index.derived): a change to it recompiles the index.
+_COMPILER = (
+    "schema.py",
+    "index.py",
+    "groups.py",
+    "symptoms.py",
+    "anchor.py",
+    # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
+    "match.py",
+    "sentence.py",
+    "mask.py",
+    "parse.py",
+    "cleanup.py",
+)
 
 
 _PACKAGED_KB = os.path.join(_HERE, "kb")  # kb/ as shipped in the wheel
@@ -244,6 +258,7 @@ class Index:
     Hashed by identity (object's default): caches key on the loaded index."""
 
     def __init__(self, data: dict[str, Any], store: _TextStore) -> None:
+        self._stamp: str = data["stamp"]
         self.ids: list[str] = data["ids"]
         self._encoded: list[bytes] = data["entries"]
         self._decoded: list[Entry | None] = [None] * len(self.ids)
@@ -299,6 +314,26 @@ class Index:
         """The English words of the symptom phrases, which typos in a sentence are corrected
         towards."""
         return frozenset(self._vocabulary)
+
+    def derived(self, name: str, compute: Callable[[], Any]) -> Any:
+        """What another module computes from the whole knowledge base (the fuzzy stage's masked
+        examples, the phrases sentences are searched for): kept beside the index, so that it is
+        computed once per compiled index rather than once per process. `compute` returns data
+        marshal can write; the index's stamp covers the code that computes it (_COMPILER)."""
+        path = f"{self._store.path.removesuffix('.texts')}.{name}"
+        try:
+            with open(path, "rb") as f:
+                stamp, value = marshal.loads(f.read())
+            if stamp == self._stamp:
+                return value
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+        import contextlib
+
+        value = compute()
+        with contextlib.suppress(OSError, ValueError):  # unwritable: computed again next time
+            write_atomically(path, marshal.dumps((self._stamp, value)))
+        return value
 
     def candidates(self, lowered: str) -> list[tuple[Entry, Signature]]:
         """The signatures whose anchor occurs in `lowered` (lower-cased text), or that have none,

@@ -263,10 +263,11 @@ class _IndexedExamples:
     example), `masked` and `squashed` the two forms for rapidfuzz to compare in one call."""
 
     def __init__(self, index: Index) -> None:
+        # Parsing and masking ~1000 examples costs ~100 ms: done once per compiled index.
+        examples = index.derived("fuzzy-examples", lambda: _mask_examples(index))
         self.of = [
-            (e, ex)
-            for e, entry in enumerate(index.entries)
-            for ex in _masked(entry.examples, _unlesses(entry))
+            (e, _Example(masked, squashed, frozenset(keys), tuple(unless)))
+            for e, masked, squashed, keys, unless in examples
         ]
         self.masked = [ex.masked for _, ex in self.of]
         self.squashed = [ex.squashed for _, ex in self.of]
@@ -277,20 +278,20 @@ def _indexed_examples(index: Index) -> _IndexedExamples:
     return _IndexedExamples(index)
 
 
-@cache
-def _masked(
-    examples: tuple[str, ...], unlesses: tuple[re.Pattern[str], ...]
-) -> tuple[_Example, ...]:
+def _mask_examples(index: Index) -> list[tuple[int, str, str, list[str], list[bool]]]:
+    """(entry position, masked, squashed, key tokens, `unless` sides) of each error of each
+    entry's examples, as plain data for Index.derived to keep."""
     from .mask import key_tokens, mask, squash
 
     found = []
-    for example in examples:
-        for err in parse(example).errors:
-            masked = mask(err.message.split("\n", 1)[0])
-            found.append(
-                _Example(masked, squash(masked), key_tokens(masked), _side(unlesses, err.message))
-            )
-    return tuple(found)
+    for e, entry in enumerate(index.entries):
+        unlesses = _unlesses(entry)
+        for example in entry.examples:
+            for err in parse(example).errors:
+                masked = mask(err.message.split("\n", 1)[0])
+                keys = sorted(key_tokens(masked))
+                found.append((e, masked, squash(masked), keys, list(_side(unlesses, err.message))))
+    return found
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:

@@ -58,17 +58,25 @@ def _load() -> dict[tuple[str, int], _Args]:
 
 _known = _load()
 _new: dict[tuple[str, int], _Args] = {}
+_made: dict[tuple[str, int], re.Pattern[str]] = {}  # this process's, by (pattern, flags)
 
 
 def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
     key = (pattern, int(flags))
+    made = _made.get(key)
+    if made is None:
+        made = _made[key] = _compile(key)
+    return made
+
+
+def _compile(key: tuple[str, int]) -> re.Pattern[str]:
     args = _known.get(key)
     if args is not None:
         try:
-            return _sre.compile(pattern, *args)  # type: ignore[no-any-return]
+            return _sre.compile(key[0], *args)  # type: ignore[no-any-return]
         except Exception:  # damaged or foreign opcodes: _sre validates them and refuses
             del _known[key]
-    compiled = re.compile(pattern, flags)
+    compiled = re.compile(*key)
     if _sre is not None and len(_new) < _MAX_PATTERNS:
         _keep(key, compiled)
     return compiled

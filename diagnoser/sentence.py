@@ -6,10 +6,10 @@ grows with the sentence, not with the knowledge base.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 
 from .index import Index
+from .regex_cache import compile_cached
 from .symptoms import compact, fold
 
 TYPE_CHECKING = False
@@ -41,11 +41,18 @@ def _phrase_automaton(index: Index) -> Any:
     """Every entry's phrases, compacted as sentences are: phrase -> (phrase, the ids of the
     entries that use it). None when there is no phrase (an automaton without words cannot
     search)."""
+    # Reading every entry's phrases means reading every entry's texts: done once per index.
+    phrases = index.derived("sentence-phrases", lambda: _compact_phrases(index))
+    return _automaton({phrase: (phrase, tuple(ids)) for phrase, ids in phrases})
+
+
+def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
+    """(phrase as sentences are compacted, the ids of the entries that use it)."""
     by_phrase: dict[str, dict[str, None]] = {}  # a dict as an ordered set
     for e in index.entries:
         for p in e.phrases["en"] + e.phrases["zh"]:
             by_phrase.setdefault(compact(fold(p)), {})[e.id] = None
-    return _automaton({phrase: (phrase, tuple(ids)) for phrase, ids in by_phrase.items()})
+    return [(phrase, list(ids)) for phrase, ids in by_phrase.items()]
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:
@@ -78,7 +85,7 @@ def described_symptoms(sentence: str, index: Index) -> set[str]:
     described: set[str] = set()
     for i in possible:
         entry_id, pattern = patterns[i]
-        if entry_id not in described and re.search(pattern, sentence):
+        if entry_id not in described and compile_cached(pattern).search(sentence):
             described.add(entry_id)
     return described
 
@@ -87,20 +94,25 @@ def described_symptoms(sentence: str, index: Index) -> set[str]:
 def _symptom_patterns(index: Index) -> tuple[Any, tuple[int, ...], tuple[tuple[str, str], ...]]:
     """(literal -> positions of the patterns that need it, the positions of patterns that need
     none, every (entry id, pattern))."""
-    from .anchor import literal_choices
-
     patterns = tuple(
         (e.id, p) for e in index.symptom_entries if e.symptoms for p in e.symptoms["patterns"]
     )
+    # re's parser reads every pattern to find its literals (~20 ms): done once per index.
+    literals = index.derived("sentence-literals", lambda: _literals(patterns))
     by_literal: dict[str, list[int]] = {}
     always = []
-    for i, (_, pattern) in enumerate(patterns):
-        literals = literal_choices(pattern)
-        for literal in literals:
+    for i, choices in enumerate(literals):
+        for literal in choices:
             by_literal.setdefault(literal, []).append(i)
-        if not literals:
+        if not choices:
             always.append(i)
     return _automaton({k: tuple(v) for k, v in by_literal.items()}), tuple(always), patterns
+
+
+def _literals(patterns: tuple[tuple[str, str], ...]) -> list[list[str]]:
+    from .anchor import literal_choices
+
+    return [sorted(literal_choices(pattern)) for _, pattern in patterns]
 
 
 def _automaton(words: dict[str, Any]) -> Any:

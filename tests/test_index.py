@@ -185,3 +185,19 @@ def test_a_diagnosis_decodes_only_the_entries_it_needs(kb_copy: Path) -> None:
 
 def _any_in(literals: frozenset[str], lowered: str) -> bool:
     return not literals or any(literal[:WINDOW] in lowered for literal in literals)
+
+
+def test_derived_data_is_computed_once_per_compiled_index(kb_copy: Path) -> None:
+    calls: list[str] = []
+
+    def compute(value: str) -> list[str]:
+        calls.append(value)
+        return [value]
+
+    assert load_index(kb_copy).derived("probe", lambda: compute("first")) == ["first"]
+    # a new load, as the next process makes: read back, not computed
+    assert load_index(kb_copy).derived("probe", lambda: compute("second")) == ["first"]
+    path = kb_copy / "shape-matmul.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert load_index(kb_copy).derived("probe", lambda: compute("third")) == ["third"]
+    assert calls == ["first", "third"]
