@@ -137,6 +137,11 @@ def _diagnoser_json_synthetic(v: Venvs) -> list[str]:
     return [str(v.synthetic / "diagnoser"), "--json"]
 
 
+def _diagnoser_sentence(v: Venvs) -> list[str]:
+    """A sentence no signature knows: the fuzzy stage (rapidfuzz) and the phrase search run."""
+    return [str(v.real / "diagnoser"), "--json", "loss is nan after a few steps"]
+
+
 def _diagnoser_lint(v: Venvs) -> list[str]:
     """A real training script with one finding (TD030)."""
     script = ROOT / "reproductions" / "view-non-contiguous.py"
@@ -152,6 +157,7 @@ def _diagnoser_triage(v: Venvs) -> list[str]:
 COLD_COMMANDS: dict[str, Callable[[Venvs], list[str]]] = {
     "diagnoser --json < sample": _diagnoser_json,
     f"same, {SYNTHETIC_ENTRIES}-entry kb": _diagnoser_json_synthetic,
+    'diagnoser --json "loss is nan..."': _diagnoser_sentence,
     "diagnoser lint script.py": _diagnoser_lint,
     "diagnoser triage 2 rank logs": _diagnoser_triage,
 }
