@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
 
 from ..i18n import default_lang
 from .inputs import InputError, expand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
 

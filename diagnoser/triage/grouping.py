@@ -10,22 +10,25 @@ which is associative, so the local and the Spark engine share this one implement
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
-from datetime import datetime
 from functools import lru_cache
-from typing import BinaryIO
 
 from ..cleanup import decode
 from ..index import Index
 from ..mask import mask
 from ..match import Match, match
 from ..parse import Error, Trace, parse
+from ..records import dataclass, field, replace  # not `dataclasses`: ~6 ms of every start
 from ..regex_cache import compile_cached
 from ..symptoms import detect
 from ..training_log import read as read_training_log
 from .inputs import InputError, open_binary
 from .origin import Rank, by_rank, rank_from_path, root_cause, timestamp
 from .segment import BLOCK, segments
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing and datetime cost a start-up milliseconds
+    from datetime import datetime
+    from typing import BinaryIO
 
 # What a rank prints when another one failed first: the peer went away, a collective timed out
 # waiting for it, or the launcher killed the survivors. Also parse.py's wrappers (a launcher's
@@ -54,6 +57,8 @@ class Seen:
 
     def order(self, by_time: bool = True) -> tuple[datetime, str, int]:
         """Earlier first: by time where printed (and by_time), else by file name and line."""
+        from datetime import datetime  # a time is read: the module is loaded already
+
         at = self.time if by_time and self.time else datetime.min
         return (at, self.file, self.line or 0)
 
@@ -330,6 +335,8 @@ def combine(a: FileResult, b: FileResult) -> FileResult:
             out.add(_copy(group))
     roots = [r for r in (a, b) if r.root_rank is not None]
     if roots:
+        from datetime import datetime
+
         first = min(roots, key=lambda r: (r.root_time is None, r.root_time or datetime.min))
         out.root_rank, out.root_time = first.root_rank, first.root_time
     out.problem = "\n".join(p for p in (a.problem, b.problem) if p) or None

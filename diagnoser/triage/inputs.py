@@ -6,10 +6,11 @@ standard library, `.zst` through zstandard (the `triage` extra), anything else a
 
 from __future__ import annotations
 
-import glob
-import gzip
 import os
-from typing import BinaryIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from typing import BinaryIO
 
 _GLOB_CHARS = frozenset("*?[")
 
@@ -24,6 +25,8 @@ def expand(paths: list[str]) -> list[str]:
     found: list[str] = []
     for arg in paths:
         if _GLOB_CHARS & set(arg):
+            import glob  # as gzip below: imported by the inputs that need it
+
             matched = sorted(p for p in glob.glob(arg, recursive=True) if os.path.isfile(p))
             if not matched:
                 raise InputError(f"{arg}: no file matches")
@@ -53,6 +56,8 @@ def open_binary(path: str) -> BinaryIO:
 def decompressed(raw: BinaryIO, name: str) -> BinaryIO:
     """A binary stream read through the decompressor its name (.gz, .zst) calls for."""
     if name.endswith(".gz"):
+        import gzip
+
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     if name.endswith(".zst"):
         try:

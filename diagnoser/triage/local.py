@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from pathlib import Path
 
 from ..index import Index, load_index
 from .grouping import FileResult, Report, report, scan_file
 from .inputs import display_name
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # pathlib costs a start-up milliseconds
+    from collections.abc import Callable
+    from pathlib import Path
 
 _COMPRESSED = (".gz", ".zst")
 

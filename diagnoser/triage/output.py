@@ -3,11 +3,6 @@ self-contained HTML page with the table and a timeline of the failures per rank.
 
 from __future__ import annotations
 
-import html
-import json
-from datetime import datetime
-from typing import Any
-
 from .. import render
 from ..explain import explanation
 from ..i18n import t
@@ -16,6 +11,11 @@ from ..match import Diagnosis, match
 from ..parse import Trace
 from .grouping import Group, Report
 from .origin import Rank
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing and datetime cost a start-up milliseconds
+    from datetime import datetime
+    from typing import Any
 
 
 def _w(key: str, lang: str) -> str:
@@ -143,6 +143,8 @@ def _seen_json(g: Group) -> dict[str, Any]:
 
 
 def to_dict(report: Report, index: Index, lang: str) -> dict[str, Any]:
+    import json  # json and html: only the formats that need them pay for them
+
     groups = []
     for g in report.groups:
         groups.append(
@@ -182,6 +184,8 @@ def to_dict(report: Report, index: Index, lang: str) -> dict[str, Any]:
 
 
 def to_json(report: Report, index: Index, lang: str) -> str:
+    import json
+
     return json.dumps(to_dict(report, index, lang), ensure_ascii=False, indent=2)
 
 
@@ -202,6 +206,8 @@ def _colour(i: int) -> str:
 def _timeline(report: Report, lang: str) -> str:
     """One row per rank, one dot per group where the rank first printed it, left to right in
     the order they happened (by time where the logs print it)."""
+    import html
+
     points = [
         (seen, rank, i, g)
         for i, g in enumerate(report.groups)
@@ -239,6 +245,8 @@ def _timeline(report: Report, lang: str) -> str:
 
 
 def to_html(report: Report, index: Index, lang: str) -> str:
+    import html
+
     rows = _rows(report, index, lang)
     body = [f"<h1>{_w('title', lang)}</h1>", f"<p>{html.escape(_summary(report, lang))}</p>"]
     if report.groups:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from typing import TextIO
 
 _DELAY = 1.0
 _EVERY = 0.1
