@@ -4,12 +4,13 @@ kb/*.yaml is validated with pydantic (schema.py) once and written to the user's 
 as two files, so that start-up reads only what matching needs, in marshal's format (several times
 faster to read than JSON; the key names the Python version, whose format it is):
 
-- `index-KEY.marshal`: the entries' ids; each entry's matching data (kind, group, signatures,
-  frames, symptom patterns) encoded alone and decoded when first used; the signatures' anchors;
-  and the typo vocabulary. A diagnosis that one signature settles decodes a few entries, so its
-  start-up costs about the same with 90 entries or 900;
-- `index-KEY.texts`: per entry one record with its texts (title, cause, fix, explanations,
-  examples, reproduction...), read one record at a time, only for the entries that are shown.
+- `index-KEY.marshal`: the entries' ids, where each entry's records are, the signatures'
+  anchors and the typo vocabulary;
+- `index-KEY.records`: per entry one record with its matching data (kind, group, signatures,
+  frames, symptom patterns), read when the entry is first used, and one with its texts (title,
+  cause, fix, explanations, examples, reproduction...), read only for the entries that are
+  shown. A diagnosis that one signature settles reads a few records, so its start-up costs
+  about the same with 90 entries or 900.
 
 KEY comes from the size and modification time of every kb/*.yaml file and of the code that
 compiles them (as Python's own .pyc files do; the kb/ installed with the package, by its folder:
@@ -181,7 +182,7 @@ class Entry:
         signatures: list[list[Any]],  # [pattern, exceptions, unless, torch, anchor, type] each
         frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
-        store: _TextStore,
+        store: _Records,
         span: tuple[int, int],
     ) -> None:
         self.id, self.kind, self.group = id, kind, group
@@ -209,7 +210,7 @@ class Entry:
     @property
     def texts(self) -> dict[str, Any]:
         if self._texts is None:
-            self._texts = self._store.read(self.id, self._span)
+            self._texts = self._store.read("texts", self.id, self._span)
         return self._texts
 
     @property
@@ -257,10 +258,11 @@ class Index:
     used, so a start-up that looks at a few entries costs the same with 90 entries or 900.
     Hashed by identity (object's default): caches key on the loaded index."""
 
-    def __init__(self, data: dict[str, Any], store: _TextStore) -> None:
+    def __init__(self, data: dict[str, Any], store: _Records) -> None:
         self._stamp: str = data["stamp"]
         self.ids: list[str] = data["ids"]
-        self._encoded: list[bytes] = data["entries"]
+        # Where each entry's matching data is in the records file: start and length, flat.
+        self._spans: list[int] = data["entry_spans"]
         self._decoded: list[Entry | None] = [None] * len(self.ids)
         self._store = store
         # The signatures' anchors (anchor.py), and for each the signatures that have it: an entry's
@@ -276,25 +278,33 @@ class Index:
     def entry(self, position: int) -> Entry:
         made = self._decoded[position]
         if made is None:
-            e = marshal.loads(self._encoded[position])
-            made = Entry(
-                self.ids[position],
-                e["kind"],
-                e["group"],
-                e["signatures"],
-                tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
-                e["symptoms"],
-                self._store,
-                tuple(e["span"]),
-            )
+            span = (self._spans[2 * position], self._spans[2 * position + 1])
+            made = self._make(self._store.read("entry", self.ids[position], span))
             self._decoded[position] = made
         return made
+
+    def _make(self, e: dict[str, Any]) -> Entry:
+        return Entry(
+            e["id"],
+            e["kind"],
+            e["group"],
+            e["signatures"],
+            tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
+            e["symptoms"],
+            self._store,
+            tuple(e["span"]),
+        )
 
     @cached_property
     def entries(self) -> tuple[Entry, ...]:
         """Every entry, in the knowledge base's order: for what reads them all (the fuzzy stage,
-        `diagnoser list`, triage), never for a diagnosis that a signature settles."""
-        return tuple(map(self.entry, range(len(self.ids))))
+        `diagnoser list`, triage), never for a diagnosis that a signature settles. Read in one
+        go, not entry by entry."""
+        spans = list(zip(self._spans[::2], self._spans[1::2], strict=True))
+        for position, record in enumerate(self._store.read_all("entry", self.ids, spans)):
+            if self._decoded[position] is None:
+                self._decoded[position] = self._make(record)
+        return tuple(e for e in self._decoded if e is not None)
 
     @cached_property
     def by_id(self) -> dict[str, Entry]:
@@ -320,7 +330,7 @@ class Index:
         examples, the phrases sentences are searched for): kept beside the index, so that it is
         computed once per compiled index rather than once per process. `compute` returns data
         marshal can write; the index's stamp covers the code that computes it (_COMPILER)."""
-        path = f"{self._store.path.removesuffix('.texts')}.{name}"
+        path = f"{self._store.path.removesuffix('.records')}.{name}"
         try:
             with open(path, "rb") as f:
                 stamp, value = marshal.loads(f.read())
@@ -372,26 +382,67 @@ class Index:
         return automaton
 
 
-class _TextStore:
-    """The texts file of one index: each entry's record is read alone, by its byte span."""
+class _Records:
+    """The records file of one index: each entry's texts ("texts") and its matching data
+    ("entry"), each record read alone by its byte span, or all records of a kind in one read."""
 
-    def __init__(self, path: str, kb: str, texts: dict[str, dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self, path: str, kb: str, compiled: dict[str, dict[str, dict[str, Any]]] | None = None
+    ) -> None:
         self.path, self.kb = path, kb
-        self._compiled = texts  # in memory when the cache could not be written or read back
+        # {kind: {entry id: record}}, in memory when the file could not be written or read back
+        self._compiled = compiled
 
-    def read(self, entry_id: str, span: tuple[int, int]) -> dict[str, Any]:
+    def read(self, kind: str, entry_id: str, span: tuple[int, int]) -> dict[str, Any]:
         if self._compiled is None:
             try:
                 with open(self.path, "rb") as f:
                     f.seek(span[0])
                     record: dict[str, Any] = marshal.loads(f.read(span[1]))
-                if record.get("id") == entry_id:
+                if record.get("record") == kind and record.get("id") == entry_id:
                     return record
             except (OSError, ValueError, EOFError, TypeError):  # marshal's ways of refusing
                 pass
-            # Another kb/ compiled into the same cache directory replaced this index meanwhile.
-            self._compiled = _split(compile_kb(self.kb))[1]
-        return self._compiled[entry_id]
+            self._recompile()
+        return self._of(kind)[entry_id]
+
+    def read_all(
+        self, kind: str, ids: list[str], spans: list[tuple[int, int]]
+    ) -> list[dict[str, Any]]:
+        """The records of `ids`, written one after the other (as _records_file writes them)."""
+        if self._compiled is None and spans:
+            start, end = spans[0][0], spans[-1][0] + spans[-1][1]
+            try:
+                with open(self.path, "rb") as f:
+                    f.seek(start)
+                    region = f.read(end - start)
+                records = [marshal.loads(region[s - start : s - start + n]) for s, n in spans]
+                pairs = zip(records, ids, strict=True)
+                if all(r.get("record") == kind and r.get("id") == i for r, i in pairs):
+                    return records
+            except (OSError, ValueError, EOFError, TypeError):
+                pass
+            self._recompile()
+        return [self._of(kind)[entry_id] for entry_id in ids]
+
+    def _recompile(self) -> None:
+        """Another kb/ compiled into the same cache directory replaced this index meanwhile."""
+        self._compiled = _records(*_split(compile_kb(self.kb)))
+
+    def _of(self, kind: str) -> dict[str, dict[str, Any]]:
+        if self._compiled is None:
+            self._recompile()
+        return self._compiled[kind]  # type: ignore[index]
+
+
+def _records(
+    matching: dict[str, Any], texts: dict[str, dict[str, Any]]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Both kinds of record of every entry, by id, as the records file holds them."""
+    return {
+        "texts": {i: {**record, "record": "texts"} for i, record in texts.items()},
+        "entry": {e["id"]: {**e, "record": "entry", "span": [0, 0]} for e in matching["entries"]},
+    }
 
 
 def _stamp(kb: str) -> str:
@@ -489,9 +540,10 @@ def _pack(entry: int, signature: int) -> int:
     return entry << _SIGNATURE_BITS | signature
 
 
-def _stored(data: dict[str, Any], spans: list[list[int]], stamp: str) -> dict[str, Any]:
-    """What the index file holds: each entry encoded alone (Index.entry decodes it when used),
-    and what finds the entries a text may concern without decoding the others."""
+def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any]:
+    """What the index file holds: where each entry's matching data is in the records file
+    (Index.entry reads it when used), and what finds the entries a text may concern without
+    reading the others."""
     from .anchor import WINDOW, literal_choices
 
     anchors: dict[str, list[int]] = {}
@@ -509,9 +561,7 @@ def _stored(data: dict[str, Any], spans: list[list[int]], stamp: str) -> dict[st
     return {
         "stamp": stamp,
         "ids": [e["id"] for e in entries],
-        "entries": [
-            marshal.dumps({**e, "span": span}) for e, span in zip(entries, spans, strict=True)
-        ],
+        "entry_spans": spans,
         "anchor_words": list(anchors),
         # a list of ints marshals and loads several times faster than one of tuples
         "anchor_targets": [
@@ -534,23 +584,38 @@ def load_index(kb: Path | str | None = None) -> Index:
         with open(base + ".marshal", "rb") as f:
             data = marshal.loads(f.read())  # load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
-            return Index(data, _TextStore(base + ".texts", kb))
+            return Index(data, _Records(base + ".records", kb))
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         pass
-    data, texts = _split(compile_kb(kb))
-    records = [marshal.dumps(texts[e["id"]]) for e in data["entries"]]
-    spans, start = [], 0
-    for record in records:
-        spans.append([start, len(record)])
+    matching, texts = _split(compile_kb(kb))
+    compiled = _records(matching, texts)
+    records, entry_spans = _records_file(matching["entries"], compiled)
+    stored = _stored(matching, entry_spans, stamp)
+    _write_cache(base, stored, records)
+    return Index(stored, _Records(base + ".records", kb, compiled))
+
+
+def _records_file(
+    entries: list[dict[str, Any]], compiled: dict[str, dict[str, dict[str, Any]]]
+) -> tuple[bytes, list[int]]:
+    """The records file: every entry's texts, then every entry's matching data (in the
+    knowledge base's order, so that _Records.read_all reads them in one piece), each pointing
+    at its texts; and where each matching record is (start and length, flat)."""
+    texts = [marshal.dumps(compiled["texts"][e["id"]]) for e in entries]
+    start, matching, spans = sum(map(len, texts)), [], []
+    position = 0
+    for e, text in zip(entries, texts, strict=True):
+        record = marshal.dumps({**compiled["entry"][e["id"]], "span": [position, len(text)]})
+        position += len(text)
+        matching.append(record)
+        spans += [start, len(record)]
         start += len(record)
-    stored = _stored(data, spans, stamp)
-    _write_cache(base, stored, b"".join(records))
-    return Index(stored, _TextStore(base + ".texts", kb, texts))
+    return b"".join(texts + matching), spans
 
 
-def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:
-    """Best effort: an unwritable cache only costs speed, never a diagnosis. The texts are
-    written first: an index file is only ever found beside its texts."""
+def _write_cache(base: str, data: dict[str, Any], records: bytes) -> None:
+    """Best effort: an unwritable cache only costs speed, never a diagnosis. The records are
+    written first: an index file is only ever found beside its records."""
     import contextlib
 
     folder, ours = os.path.split(base)
@@ -563,7 +628,7 @@ def _write_cache(base: str, data: dict[str, Any], texts: bytes) -> None:
             if not os.path.basename(old).startswith(ours + "."):
                 with contextlib.suppress(OSError):  # in use (Windows) or already gone
                     os.unlink(old)
-        write_atomically(base + ".texts", texts)
+        write_atomically(base + ".records", records)
         write_atomically(base + ".marshal", marshal.dumps(data))
     except OSError:
         pass

@@ -115,7 +115,7 @@ def test_start_up_reads_only_the_texts_of_the_entries_shown(kb_copy: Path) -> No
 def test_texts_removed_under_a_running_process_are_recompiled(kb_copy: Path) -> None:
     load_index(kb_copy)
     index = load_index(kb_copy)
-    for texts in (kb_copy.parent / "cache").glob("index-*.texts"):
+    for texts in (kb_copy.parent / "cache").glob("index-*.records"):
         texts.unlink()
     assert index.by_id["shape-matmul"].title["en"].startswith("mat1 and mat2")
 
