@@ -2,8 +2,9 @@
 
 `import dataclasses` pulls in inspect, ast, dis and tokenize: about 9 ms on every start of the
 CLI, as much as the whole rest of a diagnosis. The records of the text path (frames, errors,
-points of a training log, matches) use a small part of it: fields with defaults or default
-factories, frozen instances, slots, eq and hash, repr, `replace`. That part is here; anything else
+points of a training log, matches, lint findings) use a small part of it: fields with defaults
+or default factories, frozen instances, slots, eq and hash, order, repr, `replace`, and a subclass
+that adds fields after its base's. That part is here; anything else
 is refused at class creation rather than silently ignored. mypy reads the standard module instead
 (TYPE_CHECKING), so these classes are type-checked exactly as real dataclasses.
 """
@@ -22,6 +23,8 @@ else:
     class FrozenInstanceError(AttributeError):
         pass
 
+    _SPECS = "__record_specs__"
+
     class _Field:
         __slots__ = ("default", "default_factory", "repr")
 
@@ -31,9 +34,9 @@ else:
     def field(*, default=_MISSING, default_factory=_MISSING, repr=True):
         return _Field(default, default_factory, repr)
 
-    def dataclass(cls=None, /, *, frozen=False, eq=True, slots=False):
+    def dataclass(cls=None, /, *, frozen=False, eq=True, order=False, slots=False):
         def wrap(cls):
-            return _record(cls, frozen, eq, slots)
+            return _record(cls, frozen, eq, order, slots)
 
         return wrap if cls is None else wrap(cls)
 
@@ -44,13 +47,17 @@ else:
             raise TypeError(f"{type(obj).__name__} has no field {sorted(unknown)[0]!r}")
         return type(obj)(**{name: changes.get(name, getattr(obj, name)) for name in fields})
 
-    def _record(cls, frozen, eq, slots):
-        if any(hasattr(base, _FIELDS) for base in cls.__mro__[1:]):
-            raise TypeError(f"{cls.__name__}: records do not inherit fields")
+    def _record(cls, frozen, eq, order, slots):
+        if order and not eq:
+            raise ValueError("eq must be true if order is true")
+        bases = [base for base in cls.__bases__ if hasattr(base, _FIELDS)]
+        if len(bases) > 1 or (bases and slots):
+            raise TypeError(f"{cls.__name__}: a record inherits fields from one base, unslotted")
+        specs = dict(getattr(bases[0], _SPECS)) if bases else {}
         # the class's own annotations, as strings (no inspect: that is the import we avoid)
-        names = list(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
-        specs = {}
-        for name in names:
+        own = list(cls.__dict__.get("__annotations__", {}))  # noqa: RUF063
+        names = list(specs) + [name for name in own if name not in specs]
+        for name in own:
             value = cls.__dict__.get(name, _MISSING)
             spec = value if isinstance(value, _Field) else _Field(value, _MISSING, True)
             specs[name] = spec
@@ -94,6 +101,7 @@ else:
         attrs.pop("__weakref__", None)
         attrs["__init__"] = __init__
         attrs[_FIELDS] = tuple(names)
+        attrs[_SPECS] = specs
         shown = [name for name, spec in specs.items() if spec.repr]
 
         def __repr__(self):
@@ -116,6 +124,21 @@ else:
                 attrs["__hash__"] = lambda self: hash(tuple(getattr(self, n) for n in names))
             else:
                 attrs["__hash__"] = None
+        if order:
+
+            def compare(op):
+                def method(self, other):
+                    if other.__class__ is not self.__class__:
+                        return NotImplemented
+                    return op(tuple(getattr(self, n) for n in names),
+                              tuple(getattr(other, n) for n in names))  # fmt: skip
+
+                return method
+
+            attrs["__lt__"] = compare(lambda a, b: a < b)
+            attrs["__le__"] = compare(lambda a, b: a <= b)
+            attrs["__gt__"] = compare(lambda a, b: a > b)
+            attrs["__ge__"] = compare(lambda a, b: a >= b)
         if frozen:
 
             def __setattr__(self, name, value):

@@ -201,3 +201,35 @@ def test_derived_data_is_computed_once_per_compiled_index(kb_copy: Path) -> None
     path.write_text(path.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert load_index(kb_copy).derived("probe", lambda: compute("third")) == ["third"]
     assert calls == ["first", "third"]
+
+
+def test_lint_and_triage_start_without_the_costly_standard_modules(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text("import torch\n\nx = torch.zeros(3)\nprint(x.view(-1))\n")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    proc = run_reproduction("shape-matmul")
+    for rank in (0, 1):
+        (logs / f"rank{rank}.log").write_text(f"step 1\n{proc.stdout}{proc.stderr}")
+    env = {"DIAGNOSER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+
+    def importtime(*args: str) -> set[str]:
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "diagnoser", *args],
+            capture_output=True, text=True, env=env, cwd=tmp_path,  # no pyproject.toml above
+        )  # fmt: skip
+        assert result.returncode in (0, 1), result.stderr
+        names = [line.rsplit("|", 1)[-1] for line in result.stderr.splitlines() if "|" in line]
+        after_site = names[names.index(" site") + 1 :] if " site" in names else names
+        return {name.strip().split(".")[0] for name in after_site}
+
+    costly = {"dataclasses", "typing", "inspect", "tomllib", "json", "html"}
+    lint = importtime("lint", str(script))
+    assert "ast" in lint  # the measurement sees lint's own imports
+    # pathlib stays: lint's public API (lint_paths, lint_file) takes Paths
+    assert not lint & costly, sorted(lint & costly)
+    importtime("triage", str(logs))  # the first run compiles the index
+    triage = importtime("triage", str(logs))
+    assert "diagnoser" in triage
+    costly |= {"pathlib", "gzip", "glob"}  # gzip, glob: for .gz files and patterns only
+    assert not triage & costly, sorted(triage & costly)

@@ -73,3 +73,54 @@ class Cached:
 def test_a_cached_property_works_on_a_frozen_record() -> None:
     c = Cached("ab")
     assert c.compiled == "AB" and c.compiled is c.compiled
+
+
+@records.dataclass(frozen=True, order=True)
+class Point:
+    path: str
+    line: int
+
+
+@records.dataclass(frozen=True)
+class CellPoint(Point):
+    cell: int | None = None
+
+
+@dataclasses.dataclass(frozen=True, order=True)
+class StdPoint:
+    path: str
+    line: int
+
+
+@dataclasses.dataclass(frozen=True)
+class StdCellPoint(StdPoint):
+    cell: int | None = None
+
+
+@pytest.mark.parametrize(
+    ("point", "cell_point", "replace"),
+    [(Point, CellPoint, records.replace), (StdPoint, StdCellPoint, dataclasses.replace)],
+    ids=["records", "dataclasses"],
+)
+def test_order_and_a_subclass_behave_alike(point: type, cell_point: type, replace: object) -> None:
+    assert sorted([point("b", 1), point("a", 9), point("a", 2)]) == [
+        point("a", 2), point("a", 9), point("b", 1)
+    ]  # fmt: skip
+    assert point("a", 1) <= point("a", 1) and point("b", 0) > point("a", 5)
+    with pytest.raises(TypeError):
+        point("a", 1) < (1, 2)  # noqa: B015
+    c = cell_point("a", 3, 2)
+    assert isinstance(c, point) and repr(c) == f"{cell_point.__name__}(path='a', line=3, cell=2)"
+    assert (
+        c == cell_point("a", 3, 2) and c != point("a", 3) and hash(c) == hash(cell_point("a", 3, 2))
+    )
+    assert replace(c, cell=5) == cell_point("a", 3, 5)  # type: ignore[operator]
+    assert cell_point("a", 3).cell is None
+
+
+def test_a_record_refuses_two_record_bases() -> None:
+    with pytest.raises(TypeError):
+
+        @records.dataclass
+        class Both(Point, Frozen):
+            pass

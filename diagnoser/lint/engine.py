@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import ast
 import io
-import json
 import os
 import re
-import tokenize
 import warnings
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..records import dataclass
 from ..regex_cache import compile_cached
 from .context import Context
 from .rule import RULES, Finding, Rule
@@ -86,6 +84,14 @@ def lint_file(path: Path, rules: list[Rule], lang: str = "en") -> list[Finding]:
 
 
 def _decode(data: bytes) -> str:
+    # no cookie in the first two lines: UTF-8 (with or without a BOM), as detect_encoding says
+    if not any(b"coding" in line for line in data.split(b"\n", 2)[:2]):
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            pass  # tokenize words the error (its import costs ~1 ms of every start)
+    import tokenize
+
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     return data.decode("utf-8-sig" if encoding == "utf-8-sig" else encoding)
 
@@ -163,6 +169,8 @@ def lint_notebook(data: bytes, path: str, rules: list[Rule], lang: str = "en") -
     """The code cells are one program (a later cell uses an earlier cell's imports), linted as
     one source; each finding is mapped back to its cell. IPython magics and shell lines are
     blanked, keeping the line numbers."""
+    import json  # notebooks only: a script's lint starts without it
+
     try:
         nb = json.loads(data)
         # numbered as the user sees them: every cell counts, markdown included

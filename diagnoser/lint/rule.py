@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
+from ..records import dataclass, field
+
+TYPE_CHECKING = False  # `typing` and `dataclasses` cost ~9 ms of every lint's start
 if TYPE_CHECKING:
     from .context import Context
 
