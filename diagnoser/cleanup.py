@@ -195,7 +195,20 @@ def _unflatten(line: str) -> str:
     return _FLAT_EXC.sub("\n", line)
 
 
+# What a line that starts with a space may start with after it, for _BOX_BORDER to match; no
+# other prefix matches a line that starts with a space.
+_BORDER_STARTS = "╭╰┌└╔╚─━═"
+
+
 def _strip_prefix(line: str) -> str:
+    if line[:1].isspace():  # most of a traceback: its frames and source lines
+        rest = line.lstrip()
+        if not rest or rest[0] not in _BORDER_STARTS:
+            return line  # what _strip_prefixes returns, without its dozen regexes
+    return _strip_prefixes(line)
+
+
+def _strip_prefixes(line: str) -> str:
     for _ in range(4):  # prefixes stack: "[rank0]: 2024-01-01 12:00:00 ERROR - ..."
         before = line
         if _BOX_BORDER.match(line):

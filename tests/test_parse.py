@@ -6,6 +6,9 @@ import subprocess
 import sys
 import textwrap
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from diagnoser.cleanup import decode
 from diagnoser.parse import parse
 
@@ -113,3 +116,16 @@ def test_a_worker_that_exited_is_not_the_root_when_its_error_was_printed() -> No
     trace = parse(err)
     assert trace.errors[-1].is_wrapper  # "... exited unexpectedly with exit code 1"
     assert parse("RuntimeError: boom\n" + err).root.message == "boom"  # type: ignore[union-attr]
+
+
+# Pieces of the lines users paste: indentation, rich's and tables' borders, prefixes, text.
+_PIECES = [" ", "  ", "\t", "\u3000", "╭", "╰", "└", "─────", "━", "═", "│", "┃", "|", "> "]
+_PIECES += ["[rank0]: ", "E   ", "INFO - ", "2024-01-01 12:00:00 ", "File", "x = 1", "Error: "]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=6).map("".join))
+def test_a_line_that_starts_with_a_space_skips_the_prefix_regexes_rightly(line: str) -> None:
+    from diagnoser.cleanup import _strip_prefix, _strip_prefixes
+
+    assert _strip_prefix(line) == _strip_prefixes(line)
