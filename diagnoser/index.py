@@ -1,8 +1,8 @@
 """The compiled knowledge base the diagnoser reads at start-up.
 
-kb/*.yaml is validated with pydantic (schema.py) once and written to the user's cache directory
-as two files, so that start-up reads only what matching needs, in marshal's format (several times
-faster to read than JSON; the key names the Python version, whose format it is):
+kb/*.yaml is validated with pydantic (schema.py) once and written to the user's cache directory,
+so that start-up reads only what matching needs, in marshal's format (several times faster to
+read than JSON; the key names the Python version, whose format it is):
 
 - `index-KEY.marshal`: the entries' ids, where each entry's records are, the signatures'
   anchors and the typo vocabulary;
@@ -10,7 +10,8 @@ faster to read than JSON; the key names the Python version, whose format it is):
   frames, symptom patterns), read when the entry is first used, and one with its texts (title,
   cause, fix, explanations, examples, reproduction...), read only for the entries that are
   shown. A diagnosis that one signature settles reads a few records, so its start-up costs
-  about the same with 90 entries or 900.
+  about the same with 90 entries or 900;
+- `index-KEY.<name>`: what other modules derive from the whole knowledge base (Index.derived).
 
 KEY comes from the size and modification time of every kb/*.yaml file and of the code that
 compiles them (as Python's own .pyc files do; the kb/ installed with the package, by its folder:

@@ -51,7 +51,6 @@ _PARAM_GRAD = compile_cached(
 )
 _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
 
-_SPLIT = r"(?:train(?:ing)?|val(?:id(?:ation)?)?|eval|dev|test)"
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
         "val_loss",
