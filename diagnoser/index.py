@@ -4,8 +4,10 @@ kb/*.yaml is validated with pydantic (schema.py) once and written to the user's 
 so that start-up reads only what matching needs, in marshal's format (several times faster to
 read than JSON; the key names the Python version, whose format it is):
 
-- `index-KEY.marshal`: the entries' ids, where each entry's records are, the signatures'
-  anchors and the typo vocabulary;
+- `index-KEY.marshal`: the entries' ids, where each entry's records are, the table of the
+  signatures' anchors (anchor_table.py) and the typo vocabulary, each kept as one string or one
+  bytes object rather than one object per entry, so that loading it costs about the same with
+  90 entries or 900;
 - `index-KEY.records`: per entry one record with its matching data (kind, group, signatures,
   frames, symptom patterns), read when the entry is first used, and one with its texts (title,
   cause, fix, explanations, examples, reproduction...), read only for the entries that are
@@ -22,7 +24,6 @@ dataclasses: each costs milliseconds a start-up cannot afford.
 
 from __future__ import annotations
 
-import itertools
 import marshal
 import os
 import re
@@ -31,6 +32,7 @@ import zlib
 from functools import cached_property
 
 from . import __version__
+from .anchor_table import AnchorTable
 from .records import dataclass
 from .regex_cache import compile_cached
 from .user_cache import cache_dir, write_atomically
@@ -52,6 +54,7 @@ _COMPILER = (
     "groups.py",
     "symptoms.py",
     "anchor.py",
+    "anchor_table.py",
     # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
     "match.py",
     "sentence.py",
@@ -164,6 +167,7 @@ class Entry:
     its signatures made when first asked for (a start-up asks for those of a few entries)."""
 
     __slots__ = (
+        "_position",
         "_raw_signatures",
         "_signatures",
         "_span",
@@ -185,6 +189,7 @@ class Entry:
         frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
         store: _Records,
+        position: int,
         span: tuple[int, int],
     ) -> None:
         self.id, self.kind, self.group = id, kind, group
@@ -194,7 +199,8 @@ class Entry:
         self._signatures: tuple[Signature, ...] | None = None
         # {"patterns": [...], "log_signal": name or None} for a symptom entry
         self.symptoms = symptoms
-        self._store, self._span = store, span
+        # where its texts are: its position in the knowledge base, its span in the records file
+        self._store, self._position, self._span = store, position, span
         self._texts: dict[str, Any] | None = None
 
     def __repr__(self) -> str:
@@ -212,7 +218,7 @@ class Entry:
     @property
     def texts(self) -> dict[str, Any]:
         if self._texts is None:
-            self._texts = self._store.read("texts", self.id, self._span)
+            self._texts = self._store.read("texts", self._position, self._span)
         return self._texts
 
     @property
@@ -262,26 +268,28 @@ class Index:
 
     def __init__(self, data: dict[str, Any], store: _Records) -> None:
         self._stamp: str = data["stamp"]
-        self.ids: list[str] = data["ids"]
         # Where each entry's matching data is in the records file: start and length, flat.
-        self._spans: list[int] = data["entry_spans"]
-        self._decoded: list[Entry | None] = [None] * len(self.ids)
+        self._spans = memoryview(data["entry_spans"]).cast("I")
+        self._decoded: list[Entry | None] = [None] * (len(self._spans) // 2)
         self._store = store
-        # The signatures' anchors (anchor.py), and for each the signatures that have it: an entry's
-        # position and the signature's, packed into one int (_pack), or a tuple of such ints.
-        self._anchor_words: list[str] = data["anchor_words"]
-        self._anchor_targets: list[int | tuple[int, ...]] = data["anchor_targets"]
+        # The signatures' anchors (anchor.py), each with the signatures that have it: an entry's
+        # position and the signature's, packed into one int (_pack).
+        self._anchors = AnchorTable(data["anchors"])
         self._unanchored: list[int] = data["unanchored"]
         self._searches = 0
         self._symptomatic: list[int] = data["symptomatic"]
         self._framed: list[int] = data["framed"]
         self._vocabulary: list[str] = data["vocabulary"]
 
+    @property
+    def ids(self) -> list[str]:
+        return self._store.ids
+
     def entry(self, position: int) -> Entry:
         made = self._decoded[position]
         if made is None:
             span = (self._spans[2 * position], self._spans[2 * position + 1])
-            made = self._make(self._store.read("entry", self.ids[position], span))
+            made = self._make(self._store.read("entry", position, span))
             self._decoded[position] = made
         return made
 
@@ -294,6 +302,7 @@ class Index:
             tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
             e["symptoms"],
             self._store,
+            e["position"],
             tuple(e["span"]),
         )
 
@@ -303,7 +312,7 @@ class Index:
         `diagnoser list`, triage), never for a diagnosis that a signature settles. Read in one
         go, not entry by entry."""
         spans = list(zip(self._spans[::2], self._spans[1::2], strict=True))
-        for position, record in enumerate(self._store.read_all("entry", self.ids, spans)):
+        for position, record in enumerate(self._store.read_all("entry", spans)):
             if self._decoded[position] is None:
                 self._decoded[position] = self._make(record)
         return tuple(e for e in self._decoded if e is not None)
@@ -351,24 +360,19 @@ class Index:
         """The signatures whose anchor occurs in `lowered` (lower-cased text), or that have none,
         in the knowledge base's order.
 
-        The first texts are searched for each anchor in turn: for one diagnosis that is cheaper
-        than building the automaton (hundreds of anchors, ~0.1 ms). From the AUTOMATON_AFTER-th
-        text on, one Aho-Corasick pass finds every anchor at once, so that a process diagnosing
-        many texts pays a cost that grows with the text, not with the number of signatures."""
+        The first texts are looked up in the anchor table (anchor_table.py), which needs no
+        set-up. From the AUTOMATON_AFTER-th text on, one Aho-Corasick pass over all anchors,
+        built once (~1 ms for hundreds of anchors), finds them in a few times less. Either way
+        the cost grows with the text, not with the number of signatures."""
         self._searches += 1
-        words = self._anchor_words
         if self._searches < AUTOMATON_AFTER:
-            # the positions of the words the text contains, with no Python-level loop
-            numbers = list(itertools.compress(itertools.count(), map(lowered.__contains__, words)))
+            targets = self._anchors.search(lowered)
         else:
-            numbers = [k for _end, k in self._automaton.iter(lowered)] if words else []
+            anchors = self._anchors
+            hits = self._automaton.iter(lowered) if len(anchors) else ()
+            targets = [t for _end, k in hits for t in anchors.targets(k)]
         found = set(self._unanchored)
-        for k in numbers:
-            target = self._anchor_targets[k]
-            if isinstance(target, int):
-                found.add(target)
-            else:
-                found.update(target)
+        found.update(targets)
         return [(self.entry(p >> _SIGNATURE_BITS), self._signature(p)) for p in sorted(found)]
 
     def _signature(self, packed: int) -> Signature:
@@ -379,7 +383,7 @@ class Index:
         import ahocorasick
 
         automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
-        for number, word in enumerate(self._anchor_words):
+        for number, word in enumerate(self._anchors.words()):
             automaton.add_word(word, number)
         automaton.make_automaton()
         return automaton
@@ -387,32 +391,42 @@ class Index:
 
 class _Records:
     """The records file of one index: each entry's texts ("texts") and its matching data
-    ("entry"), each record read alone by its byte span, or all records of a kind in one read."""
+    ("entry"), each record read alone by its byte span, or all records of a kind in one read.
+    A record names its kind and its entry's position, which a read checks."""
 
     def __init__(
-        self, path: str, kb: str, compiled: dict[str, dict[str, dict[str, Any]]] | None = None
+        self,
+        path: str,
+        kb: str,
+        ids: str,
+        compiled: dict[str, dict[str, dict[str, Any]]] | None = None,
     ) -> None:
         self.path, self.kb = path, kb
+        self._ids = ids  # one per line, as the index file holds them
         # {kind: {entry id: record}}, in memory when the file could not be written or read back
         self._compiled = compiled
 
-    def read(self, kind: str, entry_id: str, span: tuple[int, int]) -> dict[str, Any]:
+    @cached_property
+    def ids(self) -> list[str]:
+        """The entries' ids, in the knowledge base's order."""
+        return self._ids.split("\n") if self._ids else []
+
+    def read(self, kind: str, position: int, span: tuple[int, int]) -> dict[str, Any]:
         if self._compiled is None:
             try:
                 with open(self.path, "rb") as f:
                     f.seek(span[0])
                     record: dict[str, Any] = marshal.loads(f.read(span[1]))
-                if record.get("record") == kind and record.get("id") == entry_id:
+                if record.get("record") == kind and record.get("position") == position:
                     return record
             except (OSError, ValueError, EOFError, TypeError):  # marshal's ways of refusing
                 pass
             self._recompile()
-        return self._of(kind)[entry_id]
+        return self._of(kind)[self.ids[position]]
 
-    def read_all(
-        self, kind: str, ids: list[str], spans: list[tuple[int, int]]
-    ) -> list[dict[str, Any]]:
-        """The records of `ids`, written one after the other (as _records_file writes them)."""
+    def read_all(self, kind: str, spans: list[tuple[int, int]]) -> list[dict[str, Any]]:
+        """The records of every entry, written one after the other (as _records_file writes
+        them)."""
         if self._compiled is None and spans:
             start, end = spans[0][0], spans[-1][0] + spans[-1][1]
             try:
@@ -420,13 +434,15 @@ class _Records:
                     f.seek(start)
                     region = f.read(end - start)
                 records = [marshal.loads(region[s - start : s - start + n]) for s, n in spans]
-                pairs = zip(records, ids, strict=True)
-                if all(r.get("record") == kind and r.get("id") == i for r, i in pairs):
+                if all(
+                    r.get("record") == kind and r.get("position") == p
+                    for p, r in enumerate(records)
+                ):
                     return records
             except (OSError, ValueError, EOFError, TypeError):
                 pass
             self._recompile()
-        return [self._of(kind)[entry_id] for entry_id in ids]
+        return [self._of(kind)[entry_id] for entry_id in self.ids]
 
     def _recompile(self) -> None:
         """Another kb/ compiled into the same cache directory replaced this index meanwhile."""
@@ -443,8 +459,14 @@ def _records(
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Both kinds of record of every entry, by id, as the records file holds them."""
     return {
-        "texts": {i: {**record, "record": "texts"} for i, record in texts.items()},
-        "entry": {e["id"]: {**e, "record": "entry", "span": [0, 0]} for e in matching["entries"]},
+        "texts": {
+            e["id"]: {**texts[e["id"]], "record": "texts", "position": p}
+            for p, e in enumerate(matching["entries"])
+        },
+        "entry": {
+            e["id"]: {**e, "record": "entry", "position": p, "span": [0, 0]}
+            for p, e in enumerate(matching["entries"])
+        },
     }
 
 
@@ -547,6 +569,9 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
     """What the index file holds: where each entry's matching data is in the records file
     (Index.entry reads it when used), and what finds the entries a text may concern without
     reading the others."""
+    from array import array
+
+    from . import anchor_table
     from .anchor import WINDOW, literal_choices
 
     anchors: dict[str, list[int]] = {}
@@ -563,13 +588,11 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
     entries = data["entries"]
     return {
         "stamp": stamp,
-        "ids": [e["id"] for e in entries],
-        "entry_spans": spans,
-        "anchor_words": list(anchors),
-        # a list of ints marshals and loads several times faster than one of tuples
-        "anchor_targets": [
-            found[0] if len(found) == 1 else tuple(found) for found in anchors.values()
-        ],
+        # Loaded as one string and one bytes object, whatever the number of entries: split or
+        # read only where used.
+        "ids": "\n".join(e["id"] for e in entries),
+        "entry_spans": array("I", spans).tobytes(),
+        "anchors": anchor_table.build(anchors),
         "unanchored": unanchored,
         "symptomatic": [i for i, e in enumerate(entries) if e["symptoms"]],
         "framed": [i for i, e in enumerate(entries) if e["frames"]],
@@ -587,7 +610,7 @@ def load_index(kb: Path | str | None = None) -> Index:
         with open(base + ".marshal", "rb") as f:
             data = marshal.loads(f.read())  # load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
-            return Index(data, _Records(base + ".records", kb))
+            return Index(data, _Records(base + ".records", kb, data["ids"]))
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         pass
     matching, texts = _split(compile_kb(kb))
@@ -595,7 +618,7 @@ def load_index(kb: Path | str | None = None) -> Index:
     records, entry_spans = _records_file(matching["entries"], compiled)
     stored = _stored(matching, entry_spans, stamp)
     _write_cache(base, stored, records)
-    return Index(stored, _Records(base + ".records", kb, compiled))
+    return Index(stored, _Records(base + ".records", kb, stored["ids"], compiled))
 
 
 def _records_file(

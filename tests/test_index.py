@@ -233,3 +233,45 @@ def test_lint_and_triage_start_without_the_costly_standard_modules(tmp_path: Pat
     assert "diagnoser" in triage
     costly |= {"pathlib", "gzip", "glob"}  # gzip, glob: for .gz files and patterns only
     assert not triage & costly, sorted(triage & costly)
+
+
+def _objects(value: object) -> int:
+    """How many objects unmarshalling `value` makes."""
+    if isinstance(value, dict):
+        return 1 + sum(_objects(k) + _objects(v) for k, v in value.items())
+    if isinstance(value, list | tuple | set | frozenset):
+        return 1 + sum(map(_objects, value))
+    return 1
+
+
+def test_the_index_file_does_not_grow_in_objects_with_the_kb(kb_copy: Path) -> None:
+    """A start-up unmarshals the index file whole: with more entries its bytes grow, but not the
+    objects it makes (ids, spans and anchors are one string or bytes object each), which is what
+    loading it costs. Each added entry is an error entry with wordings of its own."""
+    import marshal
+
+    import yaml
+
+    def loaded_objects() -> int:
+        load_index(kb_copy)
+        (path,) = (kb_copy.parent / "cache").glob("index-*.marshal")
+        return _objects(marshal.loads(path.read_bytes()))
+
+    before = loaded_objects()
+    model = yaml.safe_load((kb_copy / "shape-matmul.yaml").read_text(encoding="utf-8"))
+    model.pop("rank", None)  # ranks are unique across the knowledge base
+    for i in range(40):
+        entry = {
+            **model,
+            "id": f"added-{i:02d}",
+            "signatures": [{"pattern": rf"added failure {i}: (?P<what>\w+) went wrong"}],
+            "examples": [f"RuntimeError: added failure {i}: tensor went wrong"],
+            "see_also": [],
+        }
+        path = kb_copy / f"added-{i:02d}.yaml"
+        path.write_text(yaml.safe_dump(entry, allow_unicode=True), encoding="utf-8")
+    assert loaded_objects() == before
+    from diagnoser.match import diagnose
+
+    found = diagnose("RuntimeError: added failure 39: tensor went wrong", load_index(kb_copy))
+    assert found.matches[0].entry.id == "added-39"

@@ -1,0 +1,149 @@
+"""Which anchors (anchor.py) a text contains, found in time that grows with the text and not
+with the number of anchors: the knowledge base grows, a start-up must not.
+
+Each anchor is filed under one of its 4-byte runs (of its UTF-8 form, read as one int), its key,
+in a hash table with `size` buckets. A text is looked up by its own 4-byte runs: only the anchors
+filed under a run the text has are tested with a substring search. The table is a few flat
+arrays of ints kept as bytes, so loading it costs one copy whatever its size, and a text's runs
+are read and hashed by C code (memoryview, map) rather than one by one in Python.
+
+Bytes stand in for text throughout: a UTF-8 string contains another exactly when its bytes
+contain the other's bytes.
+"""
+
+from __future__ import annotations
+
+import sys
+from itertools import compress
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+KEY = 4  # bytes: memoryview's "I" (unsigned int) reads them as one int
+# Buckets per anchor: few buckets a text's runs fall into are then taken, so that most runs are
+# refused by one look at `occupied`, in C.
+_LOAD = 8
+
+
+def build(anchors: dict[str, list[int]]) -> dict[str, Any]:
+    """The table of `anchors` ({anchor: its targets}), as data marshal writes."""
+    encoded = [
+        (word.encode("utf-8", "surrogatepass"), targets) for word, targets in anchors.items()
+    ]
+    sharing: dict[bytes, int] = {}
+    for word, _ in encoded:
+        for run in set(_runs(word)):
+            sharing[run] = sharing.get(run, 0) + 1
+    size = _prime_at_least(max(_LOAD * len(encoded), 61))
+    filed = []  # (bucket, key, anchor, targets); key -1: shorter than a run, tested every time
+    for word, targets in encoded:
+        runs = _runs(word)
+        if runs:
+            # its run the fewest anchors share: buckets stay small
+            key = int.from_bytes(min(runs, key=sharing.__getitem__), sys.byteorder)
+            filed.append((key % size, key, word, targets))
+        else:
+            filed.append((size, -1, word, targets))
+    filed.sort(key=lambda f: f[0])
+    starts, occupied = [0] * (size + 2), bytearray(size)
+    for bucket, _, _, _ in filed:
+        starts[bucket + 1] += 1
+        if bucket < size:
+            occupied[bucket] = 1
+    for bucket in range(size + 1):
+        starts[bucket + 1] += starts[bucket]
+    ends, target_ends, targets_flat, length = [0], [0], [], 0
+    for _, _, word, targets in filed:
+        length += len(word)
+        ends.append(length)
+        targets_flat += targets
+        target_ends.append(len(targets_flat))
+    return {
+        "size": size,
+        "occupied": bytes(occupied),
+        "starts": _ints(starts),
+        "keys": _ints([max(key, 0) for _, key, _, _ in filed]),
+        "short": [k for k, f in enumerate(filed) if f[1] < 0],
+        "pool": b"".join(f[2] for f in filed),
+        "ends": _ints(ends),
+        "targets": _ints(targets_flat),
+        "target_ends": _ints(target_ends),
+    }
+
+
+def _runs(word: bytes) -> list[bytes]:
+    return [word[i : i + KEY] for i in range(len(word) - KEY + 1)]
+
+
+def _prime_at_least(n: int) -> int:
+    """A prime modulus spreads keys whatever their low bits (a run's first byte)."""
+    while any(n % d == 0 for d in range(2, int(n**0.5) + 1)):
+        n += 1
+    return n
+
+
+def _ints(values: list[int]) -> bytes:
+    from array import array
+
+    return array("I", values).tobytes()
+
+
+class AnchorTable:
+    """The table `build` made, as the index file holds it."""
+
+    __slots__ = (
+        "_ends",
+        "_keys",
+        "_occupied",
+        "_pool",
+        "_short",
+        "_size",
+        "_starts",
+        "_target_ends",
+        "_targets",
+    )
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self._size: int = data["size"]
+        self._occupied: bytes = data["occupied"]
+        self._starts = memoryview(data["starts"]).cast("I")
+        self._keys = memoryview(data["keys"]).cast("I")
+        self._short: list[int] = data["short"]
+        self._pool: bytes = data["pool"]
+        self._ends = memoryview(data["ends"]).cast("I")
+        self._targets = memoryview(data["targets"]).cast("I")
+        self._target_ends = memoryview(data["target_ends"]).cast("I")
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def search(self, text: str) -> list[int]:
+        """The targets of the anchors `text` contains, in no particular order."""
+        data = text.encode("utf-8", "surrogatepass")
+        runs: set[int] = set()
+        for shift in range(KEY):  # each run starts at one of KEY offsets modulo KEY
+            part = data[shift:]
+            runs.update(memoryview(part[: len(part) - len(part) % KEY]).cast("I"))
+        ordered = list(runs)
+        size, starts, keys = self._size, self._starts, self._keys
+        # the runs whose bucket holds an anchor: most are refused here, in C
+        filed = compress(ordered, map(self._occupied.__getitem__, map(size.__rmod__, ordered)))
+        found = [
+            k
+            for run in filed
+            for k in range(starts[run % size], starts[run % size + 1])
+            if keys[k] == run and self._word(k) in data
+        ]
+        found += (k for k in self._short if self._word(k) in data)
+        return [t for k in found for t in self.targets(k)]
+
+    def _word(self, k: int) -> bytes:
+        return self._pool[self._ends[k] : self._ends[k + 1]]
+
+    def words(self) -> list[str]:
+        """Every anchor, numbered by its place in the list (as `targets` takes it)."""
+        return [self._word(k).decode("utf-8", "surrogatepass") for k in range(len(self))]
+
+    def targets(self, k: int) -> memoryview:
+        return self._targets[self._target_ends[k] : self._target_ends[k + 1]]
