@@ -20,14 +20,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-KEY = 4  # bytes: memoryview's "I" (unsigned int) reads them as one int
-# Buckets per anchor: few buckets a text's runs fall into are then taken, so that most runs are
-# refused by one look at `occupied`, in C.
+KEY = 4  # bytes: memoryview's "I" (a C unsigned int, 4 bytes) reads them as one int
+# Buckets per anchor: with eight times as many buckets as anchors, most of a text's runs land in
+# an empty bucket and are refused by one look at `occupied`, in C (16 or 32 saved no time).
 _LOAD = 8
 
 
 def build(anchors: dict[str, list[int]]) -> dict[str, Any]:
-    """The table of `anchors` ({anchor: its targets}), as data marshal writes."""
+    """The table of `anchors` ({anchor: its targets}), as data marshal writes: its arrays are
+    bytes, which the index may keep outside the marshalled part of its file (index._detach)."""
     encoded = [
         (word.encode("utf-8", "surrogatepass"), targets) for word, targets in anchors.items()
     ]
@@ -36,39 +37,37 @@ def build(anchors: dict[str, list[int]]) -> dict[str, Any]:
         for run in set(_runs(word)):
             sharing[run] = sharing.get(run, 0) + 1
     size = _prime_at_least(max(_LOAD * len(encoded), 61))
-    filed = []  # (bucket, key, anchor, targets); key -1: shorter than a run, tested every time
+    filed, short = [], []  # (bucket, key, anchor, targets), in bucket order
     for word, targets in encoded:
         runs = _runs(word)
         if runs:
             # its run the fewest anchors share: buckets stay small
             key = int.from_bytes(min(runs, key=sharing.__getitem__), sys.byteorder)
             filed.append((key % size, key, word, targets))
-        else:
-            filed.append((size, -1, word, targets))
+        else:  # shorter than a run: tested on every text
+            short.append((size, 0, word, targets))
     filed.sort(key=lambda f: f[0])
-    starts, occupied = [0] * (size + 2), bytearray(size)
-    for bucket, _, _, _ in filed:
-        starts[bucket + 1] += 1
-        if bucket < size:
-            occupied[bucket] = 1
-    for bucket in range(size + 1):
-        starts[bucket + 1] += starts[bucket]
+    # the anchors' numbers fit the narrowest array that holds them, plus one for "none"
+    typecode = "H" if len(encoded) < 2**16 - 1 else "I"
+    first = [0] * size  # 1 + the first anchor filed in each bucket; 0: none
+    for k, (bucket, _, _, _) in reversed(list(enumerate(filed))):
+        first[bucket] = k + 1
     ends, target_ends, targets_flat, length = [0], [0], [], 0
-    for _, _, word, targets in filed:
+    for _, _, word, targets in filed + short:
         length += len(word)
         ends.append(length)
         targets_flat += targets
         target_ends.append(len(targets_flat))
     return {
         "size": size,
-        "occupied": bytes(occupied),
-        "starts": _ints(starts),
-        "keys": _ints([max(key, 0) for _, key, _, _ in filed]),
-        "short": [k for k, f in enumerate(filed) if f[1] < 0],
-        "pool": b"".join(f[2] for f in filed),
-        "ends": _ints(ends),
-        "targets": _ints(targets_flat),
-        "target_ends": _ints(target_ends),
+        "typecode": typecode,
+        "first": _array(typecode, first),
+        "keys": _array("I", [key for _, key, _, _ in filed]),
+        "short": list(range(len(filed), len(filed) + len(short))),
+        "pool": b"".join(f[2] for f in filed + short),
+        "ends": _array("I", ends),
+        "targets": _array("I", targets_flat),
+        "target_ends": _array("I", target_ends),
     }
 
 
@@ -83,40 +82,38 @@ def _prime_at_least(n: int) -> int:
     return n
 
 
-def _ints(values: list[int]) -> bytes:
+def _array(typecode: str, values: list[int]) -> bytes:
     from array import array
 
-    return array("I", values).tobytes()
+    return array(typecode, values).tobytes()
 
 
 class AnchorTable:
-    """The table `build` made, as the index file holds it."""
+    """The table `build` made, as the index file holds it: its arrays as bytes or memoryviews."""
 
     __slots__ = (
         "_ends",
+        "_first",
         "_keys",
-        "_occupied",
         "_pool",
         "_short",
         "_size",
-        "_starts",
         "_target_ends",
         "_targets",
     )
 
     def __init__(self, data: dict[str, Any]) -> None:
         self._size: int = data["size"]
-        self._occupied: bytes = data["occupied"]
-        self._starts = memoryview(data["starts"]).cast("I")
+        self._first = memoryview(data["first"]).cast(data["typecode"])
         self._keys = memoryview(data["keys"]).cast("I")
         self._short: list[int] = data["short"]
-        self._pool: bytes = data["pool"]
+        self._pool = memoryview(data["pool"])
         self._ends = memoryview(data["ends"]).cast("I")
         self._targets = memoryview(data["targets"]).cast("I")
         self._target_ends = memoryview(data["target_ends"]).cast("I")
 
     def __len__(self) -> int:
-        return len(self._keys)
+        return len(self._ends) - 1
 
     def search(self, text: str) -> list[int]:
         """The targets of the anchors `text` contains, in no particular order."""
@@ -126,24 +123,26 @@ class AnchorTable:
             part = data[shift:]
             runs.update(memoryview(part[: len(part) - len(part) % KEY]).cast("I"))
         ordered = list(runs)
-        size, starts, keys = self._size, self._starts, self._keys
+        size, keys = self._size, self._keys
         # the runs whose bucket holds an anchor: most are refused here, in C
-        filed = compress(ordered, map(self._occupied.__getitem__, map(size.__rmod__, ordered)))
-        found = [
-            k
-            for run in filed
-            for k in range(starts[run % size], starts[run % size + 1])
-            if keys[k] == run and self._word(k) in data
-        ]
-        found += (k for k in self._short if self._word(k) in data)
+        filed = compress(ordered, map(self._first.__getitem__, map(size.__rmod__, ordered)))
+        found = []
+        for run in filed:
+            bucket = run % size
+            k = self._first[bucket] - 1
+            while k < len(keys) and keys[k] % size == bucket:  # the bucket's anchors
+                if keys[k] == run and data.find(self._word(k)) >= 0:
+                    found.append(k)
+                k += 1
+        found += (k for k in self._short if data.find(self._word(k)) >= 0)
         return [t for k in found for t in self.targets(k)]
 
-    def _word(self, k: int) -> bytes:
+    def _word(self, k: int) -> memoryview:
         return self._pool[self._ends[k] : self._ends[k + 1]]
 
     def words(self) -> list[str]:
         """Every anchor, numbered by its place in the list (as `targets` takes it)."""
-        return [self._word(k).decode("utf-8", "surrogatepass") for k in range(len(self))]
+        return [str(self._word(k), "utf-8", "surrogatepass") for k in range(len(self))]
 
     def targets(self, k: int) -> memoryview:
         return self._targets[self._target_ends[k] : self._target_ends[k + 1]]

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# Index.candidates searches this many texts anchor by anchor before it builds its automaton.
+# Index.candidates looks this many texts up in the anchor table before it builds its automaton.
 AUTOMATON_AFTER = 8
 # The code that decides the index's shape, and that of the data other modules derive from it
 # (Index.derived): a change to it recompiles the index.
@@ -367,10 +367,10 @@ class Index:
         self._searches += 1
         if self._searches < AUTOMATON_AFTER:
             targets = self._anchors.search(lowered)
+        elif len(self._anchors):
+            targets = [t for _end, sigs in self._automaton.iter(lowered) for t in sigs]
         else:
-            anchors = self._anchors
-            hits = self._automaton.iter(lowered) if len(anchors) else ()
-            targets = [t for _end, k in hits for t in anchors.targets(k)]
+            targets = []
         found = set(self._unanchored)
         found.update(targets)
         return [(self.entry(p >> _SIGNATURE_BITS), self._signature(p)) for p in sorted(found)]
@@ -380,11 +380,12 @@ class Index:
 
     @cached_property
     def _automaton(self) -> Any:
+        """Each anchor, with the signatures that have it (a tuple of _pack's ints)."""
         import ahocorasick
 
-        automaton = ahocorasick.Automaton(ahocorasick.STORE_INTS)
+        automaton = ahocorasick.Automaton(ahocorasick.STORE_ANY)
         for number, word in enumerate(self._anchors.words()):
-            automaton.add_word(word, number)
+            automaton.add_word(word, tuple(self._anchors.targets(number)))
         automaton.make_automaton()
         return automaton
 
@@ -398,18 +399,18 @@ class _Records:
         self,
         path: str,
         kb: str,
-        ids: str,
+        ids: bytes | memoryview,
         compiled: dict[str, dict[str, dict[str, Any]]] | None = None,
     ) -> None:
         self.path, self.kb = path, kb
-        self._ids = ids  # one per line, as the index file holds them
+        self._ids = ids  # one per line, in UTF-8, as the index file holds them
         # {kind: {entry id: record}}, in memory when the file could not be written or read back
         self._compiled = compiled
 
     @cached_property
     def ids(self) -> list[str]:
         """The entries' ids, in the knowledge base's order."""
-        return self._ids.split("\n") if self._ids else []
+        return str(self._ids, "utf-8").split("\n") if self._ids else []
 
     def read(self, kind: str, position: int, span: tuple[int, int]) -> dict[str, Any]:
         if self._compiled is None:
@@ -588,9 +589,9 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
     entries = data["entries"]
     return {
         "stamp": stamp,
-        # Loaded as one string and one bytes object, whatever the number of entries: split or
-        # read only where used.
-        "ids": "\n".join(e["id"] for e in entries),
+        # One bytes object each, whatever the number of entries (_to_file): split or read only
+        # where used.
+        "ids": "\n".join(e["id"] for e in entries).encode(),
         "entry_spans": array("I", spans).tobytes(),
         "anchors": anchor_table.build(anchors),
         "unanchored": unanchored,
@@ -598,6 +599,40 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
         "framed": [i for i, e in enumerate(entries) if e["frames"]],
         "vocabulary": data["vocabulary"],
     }
+
+
+def _to_file(data: dict[str, Any]) -> bytes:
+    """The index file: the size of a tail of raw bytes (8 bytes), the tail, then `data`
+    marshalled, with each bytes value in it (the ids, the spans, the anchor table's arrays)
+    moved to the tail and replaced by its place there, a (start, end) tuple: loading the file
+    then makes a handful of objects and copies those bytes once, whatever the kb's size."""
+    tail = bytearray()
+
+    def detach(value: Any) -> Any:
+        if isinstance(value, bytes):
+            tail.extend(value)
+            return (len(tail) - len(value), len(tail))  # the only tuples in the index file
+        if isinstance(value, dict):
+            return {k: detach(v) for k, v in value.items()}
+        return value
+
+    head = marshal.dumps(detach(data))
+    return len(tail).to_bytes(8, "little") + tail + head
+
+
+def _from_file(raw: bytes) -> dict[str, Any]:
+    """_to_file's data again, its bytes values as views of `raw` (not copies)."""
+    size = int.from_bytes(raw[:8], "little")
+    tail = memoryview(raw)[8 : 8 + size]
+
+    def attach(value: Any) -> Any:
+        if isinstance(value, tuple):
+            return tail[value[0] : value[1]]
+        if isinstance(value, dict):
+            return {k: attach(v) for k, v in value.items()}
+        return value
+
+    return attach(marshal.loads(memoryview(raw)[8 + size :]))  # type: ignore[no-any-return]
 
 
 def load_index(kb: Path | str | None = None) -> Index:
@@ -608,7 +643,7 @@ def load_index(kb: Path | str | None = None) -> Index:
     base = os.path.join(cache_dir(), f"index-{kb_key:08x}-{zlib.crc32(stamp.encode()):08x}")
     try:
         with open(base + ".marshal", "rb") as f:
-            data = marshal.loads(f.read())  # load(f) reads the file in many small pieces
+            data = _from_file(f.read())  # marshal.load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
             return Index(data, _Records(base + ".records", kb, data["ids"]))
     except (OSError, ValueError, EOFError, TypeError, KeyError):
@@ -655,6 +690,6 @@ def _write_cache(base: str, data: dict[str, Any], records: bytes) -> None:
                 with contextlib.suppress(OSError):  # in use (Windows) or already gone
                     os.unlink(old)
         write_atomically(base + ".records", records)
-        write_atomically(base + ".marshal", marshal.dumps(data))
+        write_atomically(base + ".marshal", _to_file(data))
     except OSError:
         pass

@@ -130,11 +130,11 @@ def test_an_edit_of_the_same_size_is_seen(kb_copy: Path) -> None:
     assert load_index(kb_copy).by_id["shape-matmul"].title["en"].startswith("MAT1")
 
 
-@pytest.mark.parametrize("automaton_after", [1, 10**9], ids=["automaton", "anchor-by-anchor"])
+@pytest.mark.parametrize("automaton_after", [1, 10**9], ids=["automaton", "anchor-table"])
 def test_one_pass_over_the_anchors_finds_what_a_test_of_each_would(
     automaton_after: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Index.candidates, by its automaton or anchor by anchor, against the substring test of
+    """Index.candidates, by its automaton or its anchor table, against the substring test of
     every signature: its anchor, or for one without, the start of any of its alternatives'
     literals."""
     monkeypatch.setattr(index_module, "AUTOMATON_AFTER", automaton_after)
@@ -246,16 +246,15 @@ def _objects(value: object) -> int:
 
 def test_the_index_file_does_not_grow_in_objects_with_the_kb(kb_copy: Path) -> None:
     """A start-up unmarshals the index file whole: with more entries its bytes grow, but not the
-    objects it makes (ids, spans and anchors are one string or bytes object each), which is what
-    loading it costs. Each added entry is an error entry with wordings of its own."""
-    import marshal
-
+    objects it makes (ids, spans and the anchor table's arrays are views of the file's bytes),
+    which is most of what loading it costs. Each added entry is an error entry with wordings of
+    its own."""
     import yaml
 
     def loaded_objects() -> int:
         load_index(kb_copy)
         (path,) = (kb_copy.parent / "cache").glob("index-*.marshal")
-        return _objects(marshal.loads(path.read_bytes()))
+        return _objects(index_module._from_file(path.read_bytes()))
 
     before = loaded_objects()
     model = yaml.safe_load((kb_copy / "shape-matmul.yaml").read_text(encoding="utf-8"))
