@@ -274,3 +274,23 @@ def test_the_index_file_does_not_grow_in_objects_with_the_kb(kb_copy: Path) -> N
 
     found = diagnose("RuntimeError: added failure 39: tensor went wrong", load_index(kb_copy))
     assert found.matches[0].entry.id == "added-39"
+
+
+@pytest.mark.parametrize("damage", ["empty", "truncated", "garbage", "huge tail size"])
+def test_a_damaged_index_file_is_compiled_again(kb_copy: Path, damage: str) -> None:
+    from diagnoser.match import diagnose
+
+    load_index(kb_copy)
+    (path,) = (kb_copy.parent / "cache").glob("index-*.marshal")
+    raw = path.read_bytes()
+    path.write_bytes(
+        {
+            "empty": b"",
+            "truncated": raw[: len(raw) * 2 // 3],
+            "garbage": bytes(range(256)) * 40,
+            "huge tail size": (2**62).to_bytes(8, "little") + raw[8:],
+        }[damage]
+    )
+    text = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
+    assert diagnose(text, load_index(kb_copy)).matches[0].entry.id == "shape-matmul"
+    assert path.read_bytes() == raw  # written anew
