@@ -5,9 +5,9 @@ so that start-up reads only what matching needs, in marshal's format (several ti
 read than JSON; the key names the Python version, whose format it is):
 
 - `index-KEY.marshal`: the entries' ids, where each entry's records are, the table of the
-  signatures' anchors (anchor_table.py) and the typo vocabulary, each kept as one string or one
-  bytes object rather than one object per entry, so that loading it costs about the same with
-  90 entries or 900;
+  signatures' anchors (anchor_table.py) and the typo vocabulary. What grows with the entries is
+  kept as flat bytes that loading views rather than copies (_to_file), not as one object per
+  entry or anchor, so that loading it costs about the same with 90 entries or 900;
 - `index-KEY.records`: per entry one record with its matching data (kind, group, signatures,
   frames, symptom patterns), read when the entry is first used, and one with its texts (title,
   cause, fix, explanations, examples, reproduction...), read only for the entries that are
