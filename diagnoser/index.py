@@ -277,13 +277,19 @@ class Index:
         self._anchors = AnchorTable(data["anchors"])
         self._unanchored: list[int] = data["unanchored"]
         self._searches = 0
-        self._symptomatic: list[int] = data["symptomatic"]
+        self.symptomatic: list[int] = data["symptomatic"]  # the symptom entries' positions
         self._framed: list[int] = data["framed"]
         self._vocabulary: list[str] = data["vocabulary"]
 
     @property
     def ids(self) -> list[str]:
         return self._store.ids
+
+    @cached_property
+    def positions(self) -> dict[str, int]:
+        """Each entry's position by its id: for what finds a few entries by id without reading
+        them all (Index.by_id does)."""
+        return {entry_id: p for p, entry_id in enumerate(self.ids)}
 
     def entry(self, position: int) -> Entry:
         made = self._decoded[position]
@@ -323,7 +329,7 @@ class Index:
 
     @cached_property
     def symptom_entries(self) -> tuple[Entry, ...]:
-        return tuple(map(self.entry, self._symptomatic))
+        return tuple(map(self.entry, self.symptomatic))
 
     @cached_property
     def framed_entries(self) -> tuple[Entry, ...]:

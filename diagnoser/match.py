@@ -19,6 +19,10 @@ from .sentence import described_symptoms, named_entries
 from .symptoms import detect, fold, normalise
 from .training_log import read as read_training_log
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from typing import Any
+
 THRESHOLD = 60
 # How far a signature hit falls when the printed exception type is not one the signature lists.
 _TYPE_MISMATCH_PENALTY = 20
@@ -132,9 +136,9 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
     unless: dict[int, tuple[bool, ...]] = {}
     for i, ratio in _close_examples(masked, squashed, examples).items():
-        e, ex = examples.of[i]
+        e, ex = examples.entries[i], examples.example(i)
         if e not in unless:
-            unless[e] = _unless_side(index.entries[e], err.message)
+            unless[e] = _unless_side(index.entry(e), err.message)
         if (
             ratio > similarity.get(e, 0.0)
             and _same_keys(keys, ex.keys)
@@ -145,7 +149,7 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
         ):
             similarity[e] = ratio
     return [
-        Match(index.entries[e], round(s * _FUZZY_CAP / 100), err, "fuzzy")
+        Match(index.entry(e), round(s * _FUZZY_CAP / 100), err, "fuzzy")
         for e, s in sorted(similarity.items())
     ]
 
@@ -259,18 +263,25 @@ def _side(unlesses: tuple[re.Pattern[str], ...], message: str) -> tuple[bool, ..
 
 
 class _IndexedExamples:
-    """Every entry's examples, masked, in the knowledge base's order: `of` holds (entry position,
-    example), `masked` and `squashed` the two forms for rapidfuzz to compare in one call."""
+    """Every entry's examples, masked, in the knowledge base's order, in columns: `masked` and
+    `squashed`, the two forms rapidfuzz compares in one call each, and `entries`, each example's
+    entry position. The rest of an example is made into an _Example only for the few close
+    enough to be checked word by word: making one for each of a thousand examples would cost a
+    cold start milliseconds, and more with every entry."""
 
     def __init__(self, index: Index) -> None:
         # Parsing and masking ~1000 examples costs ~100 ms: done once per compiled index.
-        examples = index.derived("fuzzy-examples", lambda: _mask_examples(index))
-        self.of = [
-            (e, _Example(masked, squashed, frozenset(keys), tuple(unless)))
-            for e, masked, squashed, keys, unless in examples
-        ]
-        self.masked = [ex.masked for _, ex in self.of]
-        self.squashed = [ex.squashed for _, ex in self.of]
+        columns = index.derived("fuzzy-examples", lambda: _mask_examples(index))
+        self.entries: list[int] = columns["entries"]
+        self.masked: list[str] = columns["masked"]
+        self.squashed: list[str] = columns["squashed"]
+        self._keys: list[list[str]] = columns["keys"]
+        self._unless: list[list[bool]] = columns["unless"]
+
+    def example(self, i: int) -> _Example:
+        return _Example(
+            self.masked[i], self.squashed[i], frozenset(self._keys[i]), tuple(self._unless[i])
+        )
 
 
 @cache
@@ -278,20 +289,30 @@ def _indexed_examples(index: Index) -> _IndexedExamples:
     return _IndexedExamples(index)
 
 
-def _mask_examples(index: Index) -> list[tuple[int, str, str, list[str], list[bool]]]:
-    """(entry position, masked, squashed, key tokens, `unless` sides) of each error of each
-    entry's examples, as plain data for Index.derived to keep."""
+def _mask_examples(index: Index) -> dict[str, list[Any]]:
+    """Each error of each entry's examples in columns (_IndexedExamples), as plain data for
+    Index.derived to keep: its entry's position, masked and squashed message, key tokens and
+    `unless` sides."""
     from .mask import key_tokens, mask, squash
 
-    found = []
+    columns: dict[str, list[Any]] = {
+        "entries": [],
+        "masked": [],
+        "squashed": [],
+        "keys": [],
+        "unless": [],
+    }
     for e, entry in enumerate(index.entries):
         unlesses = _unlesses(entry)
         for example in entry.examples:
             for err in parse(example).errors:
                 masked = mask(err.message.split("\n", 1)[0])
-                keys = sorted(key_tokens(masked))
-                found.append((e, masked, squash(masked), keys, list(_side(unlesses, err.message))))
-    return found
+                columns["entries"].append(e)
+                columns["masked"].append(masked)
+                columns["squashed"].append(squash(masked))
+                columns["keys"].append(sorted(key_tokens(masked)))
+                columns["unless"].append(list(_side(unlesses, err.message)))
+    return columns
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
@@ -308,8 +329,10 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
     )
     described = described_symptoms(sentence, index) if sentence else set()
     out = []
-    # Only a symptom entry matches a log, or a sentence that names no entry.
-    for entry in index.entries if named else index.symptom_entries:
+    # Only a symptom entry matches a log, or a sentence that names no entry; the entries the
+    # sentence names or describes, in the knowledge base's order, and no other is read.
+    positions = {index.positions[i] for i in named | described}
+    for entry in map(index.entry, sorted(positions.union(index.symptomatic))):
         symptoms = entry.symptoms
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:

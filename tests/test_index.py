@@ -183,6 +183,25 @@ def test_a_diagnosis_decodes_only_the_entries_it_needs(kb_copy: Path) -> None:
     assert 0 < decoded < len(index.ids) / 3, decoded
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["loss is nan after a few steps", "RuntimeError: something entirely unknown happened here"],
+    ids=["sentence", "unknown-error"],
+)
+def test_a_sentence_or_an_unknown_error_decodes_only_the_entries_it_needs(
+    kb_copy: Path, text: str
+) -> None:
+    """The phrase search and the fuzzy stage compare with every entry's phrases and examples,
+    kept beside the index (Index.derived); only the entries they point at are read."""
+    from diagnoser.match import diagnose
+
+    diagnose(text, load_index(kb_copy))  # computes what is derived from the whole kb, once
+    index = load_index(kb_copy)
+    diagnose(text, index)
+    decoded = sum(made is not None for made in index._decoded)
+    assert decoded < len(index.ids) / 3, decoded
+
+
 def _any_in(literals: frozenset[str], lowered: str) -> bool:
     return not literals or any(literal[:WINDOW] in lowered for literal in literals)
 
