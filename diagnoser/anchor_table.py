@@ -4,8 +4,9 @@ with the number of anchors: the knowledge base grows, a start-up must not.
 Each anchor is filed under one of its 4-byte runs (of its UTF-8 form, read as one int), its key,
 in a hash table with `size` buckets. A text is looked up by its own 4-byte runs: only the anchors
 filed under a run the text has are tested with a substring search. The table is a few flat
-arrays of ints kept as bytes, so loading it costs one copy whatever its size, and a text's runs
-are read and hashed by C code (memoryview, map) rather than one by one in Python.
+arrays of ints kept as bytes, which the index file holds as they are (index._to_file): loading
+it makes no object per anchor. A text's runs are read and hashed by C code (memoryview, map)
+rather than one by one in Python.
 
 Bytes stand in for text throughout: a UTF-8 string contains another exactly when its bytes
 contain the other's bytes.
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 KEY = 4  # bytes: memoryview's "I" (a C unsigned int, 4 bytes) reads them as one int
 # Buckets per anchor: with eight times as many buckets as anchors, most of a text's runs land in
-# an empty bucket and are refused by one look at `occupied`, in C (16 or 32 saved no time).
+# an empty bucket and are refused by one look at `first`, in C (16 or 32 saved no time).
 _LOAD = 8
 
 
