@@ -3,12 +3,11 @@ whatever the number of anchors."""
 
 from __future__ import annotations
 
-import marshal
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diagnoser.anchor_table import AnchorTable, build
+from diagnoser.index import _from_file, _to_file
 
 # Letters that make runs shared between anchors and texts likely, some of them more than one
 # byte in UTF-8, as a Chinese wording's are.
@@ -18,8 +17,9 @@ _ANCHORS = st.dictionaries(_WORDS, st.lists(st.integers(0, 2**32 - 1), min_size=
 
 
 def _loaded(anchors: dict[str, list[int]]) -> AnchorTable:
-    """As the index file holds the table: written by marshal, read back."""
-    return AnchorTable(marshal.loads(marshal.dumps(build(anchors))))
+    """As a start-up reads the table: its arrays views of the index file's bytes, at whatever
+    offsets (and alignments) the index file put them."""
+    return AnchorTable(_from_file(_to_file({"ids": b"x", "anchors": build(anchors)}))["anchors"])
 
 
 def _contained(anchors: dict[str, list[int]], text: str) -> list[int]:
