@@ -29,7 +29,7 @@ _LOAD = 8
 
 def build(anchors: dict[str, list[int]]) -> dict[str, Any]:
     """The table of `anchors` ({anchor: its targets}), as data marshal writes: its arrays are
-    bytes, which the index may keep outside the marshalled part of its file (index._detach)."""
+    bytes, which the index file keeps outside its marshalled part (index._to_file)."""
     encoded = [
         (word.encode("utf-8", "surrogatepass"), targets) for word, targets in anchors.items()
     ]
