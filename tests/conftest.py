@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
 import subprocess
@@ -59,18 +60,39 @@ def cli(
     )
 
 
+# Reproductions are the suite's main cost (each imports torch, several train for a few seconds),
+# and half a dozen test modules read the same outputs. Each runs once per session: the first
+# process to need it (a pytest-xdist worker) runs it under a lock, the others read what it wrote.
+# The folder is made by whichever process imports this first (the controller, before it starts
+# the workers, which inherit the variable) and removed by that process at exit.
+if "DIAGNOSER_TEST_REPRODUCTIONS" not in os.environ:
+    os.environ["DIAGNOSER_TEST_REPRODUCTIONS"] = tempfile.mkdtemp(prefix="diagnoser-repro-")
+    atexit.register(shutil.rmtree, os.environ["DIAGNOSER_TEST_REPRODUCTIONS"], ignore_errors=True)
+_REPRODUCTIONS = Path(os.environ["DIAGNOSER_TEST_REPRODUCTIONS"])
+
+
 @cache
 def run_reproduction(entry_id: str, fixed: bool = False) -> subprocess.CompletedProcess[str]:
     """Run reproductions/<id>.py; its real output (stdout, stderr) is what a user would paste."""
-    script = reproductions_dir() / f"{entry_id}.py"
-    return subprocess.run(
-        [sys.executable, str(script), *(["--fixed"] if fixed else [])],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONWARNINGS": "default"},
-    )
+    from filelock import FileLock  # comes with torch
+
+    stem = f"{entry_id}{'--fixed' if fixed else ''}"
+    saved = _REPRODUCTIONS / f"{stem}.json"
+    with FileLock(_REPRODUCTIONS / f"{stem}.lock"):
+        if not saved.exists():
+            script = reproductions_dir() / f"{entry_id}.py"
+            proc = subprocess.run(
+                [sys.executable, str(script), *(["--fixed"] if fixed else [])],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                cwd=ROOT,
+                env={**os.environ, "PYTHONWARNINGS": "default"},
+            )
+            record = [proc.args, proc.returncode, proc.stdout, proc.stderr]
+            saved.write_text(json.dumps(record), encoding="utf-8")
+    args, returncode, stdout, stderr = json.loads(saved.read_text(encoding="utf-8"))
+    return subprocess.CompletedProcess(args, returncode, stdout, stderr)
 
 
 def skip_if_needs(proc: subprocess.CompletedProcess[str]) -> None:

@@ -106,10 +106,10 @@ def test_a_frame_with_ten_thousand_locals_stays_fast() -> None:
     ns.update({f"v{i}": i for i in range(10_000)})
     ns["x"] = torch.randn(2, 3)
     exc = failing("x @ x", ns)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine slows the clock, not the work
     facts = capture(exc)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.5, elapsed
+    elapsed = time.process_time() - start
+    assert elapsed < 0.5, elapsed  # ~10 ms; looking at all 20,000 locals would take seconds
     assert facts.tensors[0].name == "x"  # the failing line's own names come first
     assert len(facts.tensors) <= 16
 

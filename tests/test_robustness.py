@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -98,8 +99,8 @@ def test_prefixes_and_noise_keep_the_family(
 
 @contextmanager
 def _deadline(seconds: int) -> Iterator[None]:
-    """A generous bound, far above the milliseconds these take, so it never flakes: it exists
-    only to turn catastrophic backtracking (minutes) into a failure instead of a hung suite."""
+    """A safety net far above what these take: it turns exponential backtracking (hours) into a
+    failure instead of a hung suite. The real bound is on CPU time (_linear)."""
 
     def fail(*_: object) -> None:
         raise TimeoutError(f"took more than {seconds}s")
@@ -113,38 +114,110 @@ def _deadline(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
-def _patterns() -> list[pytest.param]:  # type: ignore[type-arg]
+def _kb_patterns() -> list[tuple[str, str]]:
     found = []
     for e in ENTRIES:
         for i, sig in enumerate(e.signatures):
-            found.append(pytest.param(sig.pattern, id=f"{e.id}-{i}"))
+            found.append((f"{e.id}-{i}", sig.pattern))
             if sig.unless:
-                found.append(pytest.param(sig.unless, id=f"{e.id}-{i}-unless"))
+                found.append((f"{e.id}-{i}-unless", sig.unless))
         for i, pattern in enumerate(e.symptoms.patterns if e.symptoms else []):
-            found.append(pytest.param(pattern, id=f"{e.id}-symptom-{i}"))
+            found.append((f"{e.id}-symptom-{i}", pattern))
     return found
 
 
+KB_PATTERNS = _kb_patterns()
+LINE = 50_000  # characters: a long line of a real log is a few KB; a paste of a repr, tens of KB
+# CPU seconds for one search of a 50 KB line. Linear patterns take 0.1-50 ms here; a quadratic one
+# takes seconds (the four this test found took 0.9-15 s). CPU time, not wall-clock: a busy machine
+# slows the clock, not the work.
+CPU_BOUND = 0.3
+SEPARATORS = [
+    " ",
+    "  ",
+    "\t",
+    ",",
+    ", ",
+    ":",
+    ": ",
+    ".",
+    "/",
+    "\\",
+    "_",
+    "-",
+    "=",
+    "'",
+    '"',
+    "\n",
+    "|",
+]
+
+
+def _words(pattern: str) -> list[str]:
+    """The pattern's literal words: what a quantifier next to them could rescan (`hidden\\S*` on
+    "hiddenhidden...", `\\w*_?dataloader` on "aaaa...")."""
+    return re.findall(r"[A-Za-z_]{3,}", re.sub(r"\\.", " ", pattern))[:8]
+
+
 def _adversarial(pattern: str) -> list[str]:
-    """Long inputs from the pattern's own alphabet: its literal characters, digits, spaces."""
-    alphabet = sorted(set(re.sub(r"\\.|[\[\](){}?*+|^$]", "", pattern)) | set("0 9x,."))
-    words = "".join(alphabet)
-    return [
-        words * (20_000 // max(len(words), 1)),
-        "a" * 20_000,
-        " ".join(["1"] * 10_000),
-        "(" + "1x" * 10_000,
-        "[" + "1, " * 7_000,
-        words[: len(words) // 2] * (20_000 // max(len(words) // 2, 1)) + "!",
-    ]
+    """Long inputs built from what the pattern looks for: its words repeated (with and without a
+    separator), long runs of letters, digits and each separator, shapes like `(1x1x...` and
+    `[1, 1, ...`, and a near miss (all but the last character)."""
+    words = _words(pattern)
+    blocks = ["a", "1", "x", "1x", "(1x", "[1, ", "A_", *SEPARATORS, *words]
+    blocks += [w + sep for w in words for sep in (" ", "_", ".")] + ["".join(words)]
+    texts = [b * (LINE // len(b)) for b in blocks if b]
+    texts += [(w * (LINE // len(w)))[:-1] + "!" for w in words]
+    return texts
 
 
-@pytest.mark.parametrize("pattern", _patterns())
-def test_no_kb_regex_backtracks_catastrophically(pattern: str) -> None:
-    compiled = re.compile(pattern, re.IGNORECASE)
-    with _deadline(20):
-        for text in _adversarial(pattern):
-            compiled.search(text)
+def _cpu_seconds(compiled: re.Pattern[str], text: str) -> float:
+    start = time.process_time()
+    compiled.search(text)
+    return time.process_time() - start
+
+
+@pytest.mark.parametrize("pattern", [p for _, p in KB_PATTERNS], ids=[i for i, _ in KB_PATTERNS])
+def test_every_kb_regex_is_linear(pattern: str) -> None:
+    compiled = re.compile(pattern, re.IGNORECASE)  # how the matcher compiles them
+    with _deadline(120):
+        slow = {
+            text[:24]: round(seconds, 2)
+            for text in _adversarial(pattern)
+            if (seconds := _cpu_seconds(compiled, text)) > CPU_BOUND
+        }
+    assert not slow, f"quadratic on 50 KB lines starting with: {slow}"
+
+
+@given(
+    which=st.integers(0, len(KB_PATTERNS) - 1),
+    parts=st.lists(
+        st.one_of(st.sampled_from(SEPARATORS), st.text(alphabet="aZ_09x(),[]", max_size=6)),
+        min_size=1,
+        max_size=4,
+    ),
+    word_first=st.booleans(),
+)
+@settings(max_examples=150, deadline=None, derandomize=True)
+def test_kb_regexes_stay_linear_on_any_repeated_block(
+    which: int, parts: list[str], word_first: bool
+) -> None:
+    """Any block built from the pattern's words and separators, repeated to a 50 KB line."""
+    _, pattern = KB_PATTERNS[which]
+    words = _words(pattern)
+    block = "".join(([words[which % len(words)]] if words and word_first else []) + parts)
+    if not block:
+        return
+    text = block * (LINE // len(block))
+    with _deadline(120):
+        seconds = _cpu_seconds(re.compile(pattern, re.IGNORECASE), text)
+    assert seconds <= CPU_BOUND, (pattern, block, seconds)
+
+
+def test_the_linearity_check_catches_a_quadratic_pattern() -> None:
+    """The check can fail: slow-training-dataloader's pattern as it was before `\\b` was added."""
+    quadratic = re.compile(r"(?P<loader>'?\w*_?dataloader'?) does not have many workers", re.I)
+    assert any(_cpu_seconds(quadratic, t) > CPU_BOUND for t in _adversarial(quadratic.pattern))
 
 
 def test_a_megabyte_line_is_diagnosed_quickly(index: Index) -> None:

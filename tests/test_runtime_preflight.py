@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -338,22 +337,58 @@ def test_cannot_overfit_one_batch() -> None:
     assert last > 0.9 * first
 
 
+class _Clock:
+    """preflight's clock, advanced only by what the test says takes time: the comparison of data
+    and compute time is checked without timing anything real, so a busy machine cannot flip it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
 class _SlowDataset(Dataset):  # type: ignore[type-arg]
+    def __init__(self, clock: _Clock, seconds: float) -> None:
+        self.clock, self.seconds = clock, seconds
+
     def __len__(self) -> int:
         return 64
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, int]:
-        time.sleep(0.01)  # decoding an image from disk
+        self.clock.now += self.seconds  # decoding an image from disk
         return torch.randn(10), i % 4
 
 
-def test_data_loading_slower_than_compute() -> None:
-    loader = DataLoader(_SlowDataset(), batch_size=8)
+@pytest.mark.parametrize(("per_sample", "slow"), [(0.01, True), (0.0, False)])
+def test_data_loading_slower_than_compute(
+    per_sample: float, slow: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from diagnoser.runtime import batches
+    from diagnoser.runtime import preflight as preflight_module
+
+    clock = _Clock()
+    for module in (batches, preflight_module):
+        monkeypatch.setattr(module, "time", clock)
+    if not slow:  # computing a batch takes a second; loading one, nothing
+        real_loss = preflight_module._Run._loss
+
+        def slow_loss(self: object, batch: object) -> torch.Tensor:
+            clock.now += 1.0
+            return real_loss(self, batch)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(preflight_module._Run, "_loss", slow_loss)
+    loader = DataLoader(_SlowDataset(clock, per_sample), batch_size=8)
     report = preflight(_mlp(), loader, nn.CrossEntropyLoss(), timing=True)
+    assert "timing" in report.ran
+    if not slow:
+        assert report.findings == []
+        return
     [finding] = report.findings
     assert finding.check == "timing" and finding.entry == "slow-training-dataloader"
     assert "num_workers=" in finding.message("en")
-    assert report.stats["data_seconds"] > report.stats["compute_seconds"]
+    assert report.stats["data_seconds"] == pytest.approx(0.08)
+    assert report.stats["compute_seconds"] == 0.0
 
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="peak GPU memory needs a GPU")
