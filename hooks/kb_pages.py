@@ -16,6 +16,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
+from diagnoser.optional import MissingOptional, requires
 from diagnoser.schema import load_kb
 from diagnoser.sitegen import nav, search_words, write_pages
 
@@ -31,7 +32,11 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
     entries = load_kb(_kb() or kb_dir())
     config["nav"], zh = nav(entries)
-    import jieba  # the search plugin's Chinese segmenter: the same global instance
+    try:
+        with requires("jieba", extra="docs", feature="the guide's Chinese search"):
+            import jieba  # the search plugin's Chinese segmenter: the same global instance
+    except MissingOptional as e:
+        raise PluginError(str(e)) from None
 
     for word in sorted(search_words(entries)):
         jieba.add_word(word)

@@ -9,7 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import torch
+from ..optional import requires
+
+with requires("torch", extra="torch", feature="diagnoser.set_seed, lr_find and overfit_one_batch"):
+    import torch
 from torch import nn
 
 from .batches import call, model_device, scalar_loss, split, take, to_device

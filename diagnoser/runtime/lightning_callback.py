@@ -9,8 +9,12 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import lightning.pytorch as pl
-import torch
+from ..optional import requires
+
+with requires("lightning.pytorch", extra="lightning", feature="diagnoser.DiagnoserCallback"):
+    import lightning.pytorch as pl
+with requires("torch", extra="torch", feature="diagnoser.DiagnoserCallback"):
+    import torch
 
 from ..i18n import default_lang
 from .findings import Report

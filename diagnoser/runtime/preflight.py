@@ -15,7 +15,10 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import torch
+from ..optional import requires
+
+with requires("torch", extra="torch", feature="diagnoser.preflight"):
+    import torch
 from torch import nn
 from torch.nn import functional as F
 

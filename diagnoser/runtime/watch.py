@@ -19,7 +19,10 @@ from collections import deque
 from types import TracebackType
 from typing import Any, TextIO
 
-import torch
+from ..optional import requires
+
+with requires("torch", extra="torch", feature="diagnoser.watch"):
+    import torch
 from torch import nn
 
 from .findings import Finding
