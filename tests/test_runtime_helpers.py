@@ -196,3 +196,42 @@ def test_lightning_callback_finds_a_nan_loss_without_forward() -> None:
     assert checks[0] == "loss.nonfinite" and "model.forward" not in checks
     assert all(f.entry != "module-missing-forward" for f in callback.report.findings)
     assert [f.check for f in callback.watch.findings] == ["watch.nonfinite"]
+
+
+def test_results_have_short_informative_reprs() -> None:
+    """`print(result)` or a notebook cell's echo shows a summary, not 200 floats; the data stays
+    in the attributes."""
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    found = diagnoser.lr_find(model, _loader(), nn.CrossEntropyLoss(), opt, steps=60)
+    assert len(found.lrs) == len(found.losses) >= 10  # all of it is kept
+    assert found.suggestion is not None
+    text = repr(found)
+    assert len(text) < 120, text
+    assert text.startswith("LRFinding(") and f"suggested={found.suggestion:.1e}" in text
+    assert f"{len(found.lrs)} points from 1e-07 to {found.lrs[-1]:.2g}" in text
+    assert str(found).startswith(f"suggested learning rate {found.suggestion:.1e}")
+
+    batch = next(iter(_loader()))
+    losses = diagnoser.overfit_one_batch(model, batch, nn.CrossEntropyLoss(), opt, steps=200)
+    assert len(losses) == 200 and losses.losses == list(losses)  # still the list it was
+    text = repr(losses)
+    assert len(text) < 120, text
+    assert text.startswith("OverfitLosses(200 steps") and f"{losses[0]:.3g}" in text
+    assert "fell" in str(losses) and f"{losses[-1]:.3g}" in str(losses)
+
+
+def test_watch_and_its_findings_have_short_reprs() -> None:
+    model = _mlp()
+    with diagnoser.watch(model) as w:
+        for x, y in _loader():
+            loss = nn.functional.cross_entropy(model(x), y) * float("nan")
+            loss.backward()
+            w.step(loss)
+    assert w.findings and w.step_count == 4
+    text = repr(w)
+    assert len(text) < 120, text
+    assert text == "Watch(Sequential, 4 steps, 1 finding: watch.nonfinite)"
+    finding = repr(w.findings[0])
+    assert len(finding) < 120 and finding.startswith("Finding(check='watch.nonfinite'")
+    assert "entry='nan-loss'" in finding

@@ -510,3 +510,18 @@ def test_a_module_without_forward_is_checked_through_compute_loss() -> None:
     # without compute_loss the forward is the model's only way in: still a finding
     found = preflight(model, _data(), nn.CrossEntropyLoss(), opt).findings
     assert [(f.check, f.entry) for f in found] == [("model.forward", "module-missing-forward")]
+
+
+def test_a_report_has_a_short_repr_and_keeps_everything() -> None:
+    model = nn.Sequential(nn.Linear(10, 4), nn.Softmax(dim=1))
+    extra = nn.Linear(4, 4)  # trainable, never in the optimizer
+    model.append(extra)
+    opt = torch.optim.Adam(model[0].parameters(), lr=1e-2)
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), opt)
+    checks = [f.check for f in report.findings]
+    assert "optim.missing" in checks and len(report.ran) > 10
+    text = repr(report)
+    assert len(text) < 200, text
+    assert text.startswith(f"Report(ok={report.ok}, {len(report.ran)} checks ran")
+    assert all(check in text for check in checks[:5])
+    assert report.to_text("en") in str(report) or str(report).startswith("Preflight")

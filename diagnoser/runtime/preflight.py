@@ -584,7 +584,7 @@ class _Run:
             compute_loss=self.compute_loss,
             restore=False,
         )
-        if not (losses[-1] <= 0.9 * losses[0] or losses[-1] < 1e-3):
+        if not losses.fell:
             values = {"steps": steps, "first": _fmt(losses[0]), "last": _fmt(losses[-1])}
             self.add("overfit", values=values)
         self.report.stats["overfit_losses"] = [losses[0], losses[-1]]
