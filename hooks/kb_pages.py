@@ -4,6 +4,7 @@ entries into the navigation by group, and point each entry's "edit" button at it
 DIAGNOSER_KB names another kb/ directory (the tests build the site from a modified copy)."""
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -38,6 +39,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     except MissingOptional as e:
         raise PluginError(str(e)) from None
 
+    jieba.setLogLevel(logging.WARNING)  # not its "Building prefix dict..." lines on every build
     for word in sorted(search_words(entries)):
         jieba.add_word(word)
     for language in config.plugins["i18n"].config["languages"]:
