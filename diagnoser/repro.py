@@ -9,8 +9,8 @@ from pathlib import Path
 
 from .index import Entry, reproductions_dir
 
-# The script's exit code when the machine lacks what it needs (a GPU, torchvision): the autotools
-# "skipped" convention, which test runners and CI already understand.
+# The script's exit code when the machine lacks what it needs (a GPU, torchvision, numpy): the
+# autotools "skipped" convention, which test runners and CI already understand.
 EXIT_NEEDS = 77
 
 

@@ -5,6 +5,7 @@ be imported, as on a machine where it was never installed."""
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -14,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from diagnoser.index import reproductions_dir
 from diagnoser.optional import MissingOptional, install_hint, message, requires
 
-from .conftest import ROOT
+from .conftest import ENTRIES, NEEDS_EXIT, ROOT
 
 # The blocked top-level packages are hidden from the path finder, so that they are missing as on
 # a machine without them: `import` raises Python's own ModuleNotFoundError, find_spec finds none.
@@ -204,3 +206,61 @@ def test_no_text_tells_users_to_install_an_unpublished_distribution() -> None:
         if _UNPUBLISHED.search(line)
     ]
     assert not offenders, offenders
+
+
+def _uses_numpy(script: Path) -> bool:
+    """The script imports numpy, or converts a tensor with `.numpy()` (which needs it)."""
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and any(a.name == "numpy" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numpy":
+            return True
+        if isinstance(node, ast.Attribute) and node.attr == "numpy":
+            return True
+    return False
+
+
+NUMPY_ENTRIES = [e for e in ENTRIES if "numpy" in e.reproduction.needs]
+
+
+def test_reproductions_that_use_numpy_declare_it() -> None:
+    """A reproduction that needs numpy says so in its entry (`reproduction.needs`), as one that
+    needs torchvision does: the docs show it, and without numpy it skips (exit 77)."""
+    for entry in ENTRIES:
+        script = reproductions_dir() / f"{entry.id}.py"
+        declared = "numpy" in entry.reproduction.needs
+        assert _uses_numpy(script) == declared, f"{entry.id}: needs {entry.reproduction.needs}"
+    assert len(NUMPY_ENTRIES) >= 10
+
+
+def test_a_reproduction_without_numpy_exits_77_and_says_what_to_install() -> None:
+    """Every reproduction that needs numpy, run where numpy is missing: exit 77 (as for a missing
+    GPU or torchvision), not 1 (the code of a reproduction that works). One interpreter runs
+    them all, so that torch is imported once."""
+    scripts = [str(reproductions_dir() / f"{e.id}.py") for e in NUMPY_ENTRIES]
+    assert scripts
+    code = f"""
+import contextlib, io, json, os, runpy
+import torch  # once, here: its own warning about numpy is no script's
+found = {{}}
+for script in {scripts!r}:
+    sys.argv = [script]
+    sys.path.insert(0, os.path.dirname(script))
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            runpy.run_path(script, run_name="__main__")
+            status = 0
+        except SystemExit as e:
+            status = e.code
+        except Exception as e:
+            status = repr(e)
+    found[os.path.basename(script)] = [status, err.getvalue()]
+print(json.dumps(found))
+"""
+    proc = _python({"numpy"}, code)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    want = "SKIP: " + message("this reproduction", "numpy", "torch") + "\n"
+    for name, (status, stderr) in json.loads(proc.stdout.splitlines()[-1]).items():
+        assert (status, stderr) == (NEEDS_EXIT, want), name
