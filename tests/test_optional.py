@@ -190,9 +190,10 @@ def test_requires_lets_other_missing_modules_through() -> None:
     assert install_hint("pyspark", "spark", "zh").startswith("pip install pyspark（")
 
 
-# `pip install torch-diagnoser...`: no distribution of that name is published, so a command
-# that names it fails for everyone who copies it.
-_UNPUBLISHED = re.compile(r"pip install\s+['\"]?torch-diagnoser\b")
+# `pip install 'torch-diagnoser[spark]'`: no distribution of that name is published, so a command
+# that names one of its extras fails for everyone who copies it (README's Install section says
+# what the bare name will do once it is published).
+_UNPUBLISHED = re.compile(r"pip install\s+['\"]?torch-diagnoser\[")
 
 
 def test_no_text_tells_users_to_install_an_unpublished_distribution() -> None:
