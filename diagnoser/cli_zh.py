@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 
+from .optional import install_hint
+
 # What each command is for, by its name ("" is the bare `diagnoser`).
 COMMAND_ZH = {
     "": "诊断 PyTorch 报错或训练问题：读入 traceback、整段训练日志或一句描述，"
@@ -54,10 +56,10 @@ HELP_ZH = {
     "explain one rule and exit": "解释一条规则后退出",
     "files, folders (read recursively) or globs": "日志文件、目录（递归读取）或 glob",
     "files read in parallel (default: 1)": "并行读取的文件数（默认 1）",
-    "spark reads PATH-OR-URL globs (s3a://, hdfs://) on a Spark cluster "
-    "(pip install 'torch-diagnoser[spark]')": (
-        "spark：在 Spark 集群上读取路径或 URL 的 glob（s3a://、hdfs://）"
-        "（需要 pip install 'torch-diagnoser[spark]'）"
+    "spark reads PATH-OR-URL globs (s3a://, hdfs://) on a Spark cluster; it needs pyspark: "
+    + install_hint("pyspark", "spark"): (
+        "spark：在 Spark 集群上读取路径或 URL 的 glob（s3a://、hdfs://）；需要 pyspark："
+        + install_hint("pyspark", "spark", "zh")
     ),
 }
 

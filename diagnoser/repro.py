@@ -9,8 +9,8 @@ from pathlib import Path
 
 from .index import Entry, reproductions_dir
 
-# The script's exit code when the machine lacks what it needs (a GPU, torchvision): the autotools
-# "skipped" convention, which test runners and CI already understand.
+# The script's exit code when the machine lacks what it needs (a GPU, torchvision, numpy): the
+# autotools "skipped" convention, which test runners and CI already understand.
 EXIT_NEEDS = 77
 
 
@@ -22,12 +22,19 @@ def command(entry: Entry, *, fixed: bool) -> list[str]:
     return [sys.executable, str(script_path(entry)), *(["--fixed"] if fixed else [])]
 
 
-def run(entry: Entry, *, fixed: bool) -> int:
-    if importlib.util.find_spec("torch") is None:
-        print(
-            "diagnoser repro: the reproductions need torch; install it first, e.g. "
-            "`pip install torch` (or the CPU build from the PyTorch index).",
-            file=sys.stderr,
-        )
+def run(entry: Entry, *, fixed: bool, lang: str | None = None) -> int:
+    if not _installed("torch"):  # found without importing it: that takes seconds
+        from .i18n import default_lang
+        from .optional import message
+
+        line = message("diagnoser repro", "torch", "torch", lang or default_lang())
+        print(line, file=sys.stderr)
         return 2
     return subprocess.call(command(entry, fixed=fixed))
+
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a finder that refuses it; `None` in sys.modules
+        return False

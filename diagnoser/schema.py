@@ -27,7 +27,7 @@ from .symptoms import SIGNALS
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 EntryId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-Need = Literal["cpu", "cuda", "torchvision"]
+Need = Literal["cpu", "cuda", "torchvision", "numpy"]
 
 
 class KBError(Exception):

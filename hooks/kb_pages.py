@@ -4,6 +4,7 @@ entries into the navigation by group, and point each entry's "edit" button at it
 DIAGNOSER_KB names another kb/ directory (the tests build the site from a modified copy)."""
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -16,6 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
+from diagnoser.optional import MissingOptional, requires
 from diagnoser.schema import load_kb
 from diagnoser.sitegen import nav, search_words, write_pages
 
@@ -31,8 +33,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
     entries = load_kb(_kb() or kb_dir())
     config["nav"], zh = nav(entries)
-    import jieba  # the search plugin's Chinese segmenter: the same global instance
+    try:
+        with requires("jieba", extra="docs", feature="the guide's Chinese search"):
+            import jieba  # the search plugin's Chinese segmenter: the same global instance
+    except MissingOptional as e:
+        raise PluginError(str(e)) from None
 
+    jieba.setLogLevel(logging.WARNING)  # not its "Building prefix dict..." lines on every build
     for word in sorted(search_words(entries)):
         jieba.add_word(word)
     for language in config.plugins["i18n"].config["languages"]:

@@ -7,13 +7,18 @@ refuses them ("expected target dtype to be Long or Byte, but got Float"; older t
 scalar type Long but found Float"). `--fixed` casts the label column with `.long()`.
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 torch.set_num_threads(1)
 rng = np.random.default_rng(0)

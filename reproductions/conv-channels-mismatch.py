@@ -7,12 +7,17 @@ channels, but got 32 channels instead". `--fixed` moves the channels to dim 1 wi
 `permute(0, 3, 1, 2)`, giving (N, C, H, W).
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 
 model = nn.Sequential(

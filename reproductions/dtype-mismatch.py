@@ -6,13 +6,18 @@ Double input against Float weights. `--fixed` casts the data to float32 where it
 (`torch.from_numpy(X).float()`).
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 rng = np.random.default_rng(0)
 

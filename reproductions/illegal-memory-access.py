@@ -18,9 +18,8 @@ import os
 import shutil
 import tempfile
 
-import numpy as np
 import torch
-from _common import fixed_flag, skip
+from _common import fixed_flag, not_installed, skip
 
 try:
     import triton
@@ -29,6 +28,12 @@ except ImportError:  # the CPU builds of torch come without Triton
     triton = None
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 if not torch.cuda.is_available():
     skip("needs CUDA: an illegal memory access is a fault of a kernel running on the GPU")
 if triton is None:

@@ -7,13 +7,18 @@ for argument #1 'indices' to have one of the following scalar types: Long, Int; 
 torch.DoubleTensor instead"). `--fixed` builds the padded matrix as int64 (`dtype=np.int64`).
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 torch.set_num_threads(1)
 rng = np.random.default_rng(0)

@@ -5,11 +5,16 @@ walks the memory backwards, i.e. with a negative stride; torch tensors cannot de
 strides, so torch.from_numpy refuses the view. `--fixed` makes a contiguous copy first.
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 rng = np.random.default_rng(0)
 
 image = rng.random((32, 32, 3), dtype=np.float32)  # H, W, C as image libraries return it

@@ -7,13 +7,18 @@ np.ndarray of type numpy.object_". `--fixed` pads the sequences to one length wi
 `nn.utils.rnn.pad_sequence` (keeping the lengths) and trains a GRU on the padded batch.
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.nn.utils.rnn import pad_sequence
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 torch.set_num_threads(1)
 rng = np.random.default_rng(0)

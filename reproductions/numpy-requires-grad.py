@@ -9,12 +9,17 @@ plt.plot(preds) or sklearn metrics, which call it for you.
 `--fixed` evaluates under torch.no_grad() and converts with `.detach().cpu().numpy()`.
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 
 x = torch.linspace(-2, 2, 200).unsqueeze(1)

@@ -6,13 +6,18 @@ cannot be written back into a Long tensor, so torch raises "result type Float ca
 desired output type Long". `--fixed` makes the targets float (`.float()`), as the loss expects.
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.manual_seed(0)
 torch.set_num_threads(1)
 rng = np.random.default_rng(0)

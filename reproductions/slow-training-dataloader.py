@@ -16,11 +16,17 @@ import time
 import zlib
 
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.utils.data import DataLoader, Dataset
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy  # noqa: F401  Tensor.numpy() below needs it
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 torch.set_num_threads(1)  # steady timings on a small, shared machine; the workers get the rest
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 N, CLASSES, BATCH = 256, 4, 32

@@ -19,12 +19,17 @@ Needs torch >= 2.6 (older releases default to weights_only=False and load the fi
 import argparse
 import io
 
-import numpy as np
 import torch
-from _common import fixed_flag, skip
+from _common import fixed_flag, not_installed, skip
 from torch import nn
 
 fixed = fixed_flag(__doc__)
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 if tuple(int(p) for p in torch.__version__.split(".")[:2]) < (2, 6):
     skip(f"needs torch >= 2.6 (weights_only=True by default); this is {torch.__version__}")
 torch.manual_seed(0)

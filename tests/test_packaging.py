@@ -59,3 +59,8 @@ def test_installed_diagnoser_works_outside_the_repository(wheel: Path, tmp_path:
         env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
     )
     assert len(listed.stdout.splitlines()) == len(ENTRIES)
+
+
+def test_wheel_says_the_package_is_typed(wheel: Path) -> None:
+    """PEP 561: without py.typed, mypy ignores the annotations of an installed diagnoser."""
+    assert "diagnoser/py.typed" in zipfile.ZipFile(wheel).namelist()

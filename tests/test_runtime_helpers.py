@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import math
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -133,3 +135,103 @@ def test_lightning_callback_runs_preflight_and_watch(capsys: pytest.CaptureFixtu
     assert callback.watch is not None and callback.watch.step_count == 4
     assert callback.watch.findings == []
     assert "! grad.none: 2 trainable parameters have no gradient" in capsys.readouterr().err
+
+
+def _fit_without_forward(*, nan: bool, as_dict: bool) -> object:
+    """Lightning's own README layout: no forward, the layers called inside training_step, which
+    returns the loss (a tensor, or a dict holding it under "loss")."""
+    lightning = pytest.importorskip("lightning")
+
+    class LitAutoEncoder(lightning.LightningModule):  # type: ignore[misc, name-defined]
+        def __init__(self) -> None:
+            super().__init__()
+            torch.manual_seed(0)
+            self.encoder = nn.Sequential(nn.Linear(10, 8), nn.ReLU(), nn.Linear(8, 3))
+            self.decoder = nn.Sequential(nn.Linear(3, 8), nn.ReLU(), nn.Linear(8, 10))
+
+        def training_step(self, batch: object, batch_idx: int) -> object:
+            x, _ = batch  # type: ignore[misc]
+            loss = nn.functional.mse_loss(self.decoder(self.encoder(x)), x)
+            if nan:
+                loss = loss * float("nan")
+            return {"loss": loss} if as_dict else loss
+
+        def configure_optimizers(self) -> torch.optim.Optimizer:
+            return torch.optim.Adam(self.parameters(), lr=1e-3)
+
+    callback = diagnoser.DiagnoserCallback(every=1)
+    trainer = lightning.Trainer(
+        max_steps=2,
+        callbacks=[callback],
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        accelerator="cpu",
+    )
+    trainer.fit(LitAutoEncoder(), _loader())
+    return callback
+
+
+@pytest.mark.parametrize("as_dict", [False, True], ids=["tensor", "dict"])
+def test_lightning_callback_on_a_module_without_forward(
+    as_dict: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    callback: Any = _fit_without_forward(nan=False, as_dict=as_dict)
+    report = callback.report
+    assert report is not None and report.findings == [], report.to_text("en")
+    assert "module-missing-forward" not in capsys.readouterr().err
+    # training_step's loss went through the loss and gradient checks
+    assert {"loss.compute", "loss.nonfinite", "grad.backward", "grad.nonfinite"} <= set(report.ran)
+    assert "model.forward" not in report.ran  # there is no forward of its own to check
+    assert math.isfinite(report.stats["loss"])
+    watch = callback.watch
+    assert watch is not None and watch.step_count == 2 and watch.findings == []
+    assert len(watch._losses) == 2  # the loss training_step returned, at each step
+
+
+def test_lightning_callback_finds_a_nan_loss_without_forward() -> None:
+    callback: Any = _fit_without_forward(nan=True, as_dict=True)
+    checks = [f.check for f in callback.report.findings]
+    assert checks[0] == "loss.nonfinite" and "model.forward" not in checks
+    assert all(f.entry != "module-missing-forward" for f in callback.report.findings)
+    assert [f.check for f in callback.watch.findings] == ["watch.nonfinite"]
+
+
+def test_results_have_short_informative_reprs() -> None:
+    """`print(result)` or a notebook cell's echo shows a summary, not 200 floats; the data stays
+    in the attributes."""
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    found = diagnoser.lr_find(model, _loader(), nn.CrossEntropyLoss(), opt, steps=60)
+    assert len(found.lrs) == len(found.losses) >= 10  # all of it is kept
+    assert found.suggestion is not None
+    text = repr(found)
+    assert len(text) < 120, text
+    assert text.startswith("LRFinding(") and f"suggested={found.suggestion:.1e}" in text
+    assert f"{len(found.lrs)} points from 1e-07 to {found.lrs[-1]:.2g}" in text
+    assert str(found).startswith(f"suggested learning rate {found.suggestion:.1e}")
+
+    batch = next(iter(_loader()))
+    losses = diagnoser.overfit_one_batch(model, batch, nn.CrossEntropyLoss(), opt, steps=200)
+    assert len(losses) == 200 and losses.losses == list(losses)  # still the list it was
+    text = repr(losses)
+    assert len(text) < 120, text
+    assert text.startswith("OverfitLosses(200 steps") and f"{losses[0]:.3g}" in text
+    assert "fell" in str(losses) and f"{losses[-1]:.3g}" in str(losses)
+
+
+def test_watch_and_its_findings_have_short_reprs() -> None:
+    model = _mlp()
+    with diagnoser.watch(model) as w:
+        for x, y in _loader():
+            loss = nn.functional.cross_entropy(model(x), y) * float("nan")
+            loss.backward()
+            w.step(loss)
+    assert w.findings and w.step_count == 4
+    text = repr(w)
+    assert len(text) < 120, text
+    assert text == "Watch(Sequential, 4 steps, 1 finding: watch.nonfinite)"
+    finding = repr(w.findings[0])
+    assert len(finding) < 120 and finding.startswith("Finding(check='watch.nonfinite'")
+    assert "entry='nan-loss'" in finding

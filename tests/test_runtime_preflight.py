@@ -511,3 +511,52 @@ def test_every_check_points_at_an_entry_that_exists() -> None:
     for check in CHECKS:
         for lang in ("en", "zh"):
             assert check.title[lang] and check.message[lang]
+
+
+class _NoForward(nn.Module):
+    """Layers and no forward: the loss is computed elsewhere (a Lightning training_step)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        torch.manual_seed(0)
+        self.body = nn.Sequential(nn.Linear(10, 16), nn.ReLU())
+        self.head = nn.Linear(16, 4)
+
+
+def test_a_module_without_forward_is_checked_through_compute_loss() -> None:
+    model = _NoForward()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def loss_of(batch: object) -> torch.Tensor:
+        x, y = batch  # type: ignore[misc]
+        return nn.functional.cross_entropy(model.head(model.body(x)), y)
+
+    report = preflight(model, _data(), optimizer=opt, compute_loss=loss_of)
+    assert report.findings == [], report.to_text("en")
+    assert "model.forward" not in report.ran
+    assert {"loss.compute", "loss.nonfinite", "grad.backward", "grad.none"} <= set(report.ran)
+
+    def calls_forward(batch: object) -> torch.Tensor:  # the missing forward is a real bug here
+        x, y = batch  # type: ignore[misc]
+        return nn.functional.cross_entropy(model(x), y)
+
+    found = preflight(model, _data(), optimizer=opt, compute_loss=calls_forward).findings
+    assert [(f.check, f.entry) for f in found] == [("loss.compute", "module-missing-forward")]
+    # without compute_loss the forward is the model's only way in: still a finding
+    found = preflight(model, _data(), nn.CrossEntropyLoss(), opt).findings
+    assert [(f.check, f.entry) for f in found] == [("model.forward", "module-missing-forward")]
+
+
+def test_a_report_has_a_short_repr_and_keeps_everything() -> None:
+    model = nn.Sequential(nn.Linear(10, 4), nn.Softmax(dim=1))
+    extra = nn.Linear(4, 4)  # trainable, never in the optimizer
+    model.append(extra)
+    opt = torch.optim.Adam(model[0].parameters(), lr=1e-2)
+    report = preflight(model, _data(), nn.CrossEntropyLoss(), opt)
+    checks = [f.check for f in report.findings]
+    assert "optim.missing" in checks and len(report.ran) > 10
+    text = repr(report)
+    assert len(text) < 200, text
+    assert text.startswith(f"Report(ok={report.ok}, {len(report.ran)} checks ran")
+    assert all(check in text for check in checks[:5])
+    assert report.to_text("en") in str(report) or str(report).startswith("Preflight")

@@ -40,12 +40,52 @@ def build(out: Path, kb: Path | None = None) -> subprocess.CompletedProcess[str]
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def site_build(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The one full build of the guide the tests share: where it went, and what it printed."""
     out = tmp_path_factory.mktemp("site")
     result = build(out)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "WARNING" not in result.stderr
-    return out
+    return out, result
+
+
+@pytest.fixture(scope="session")
+def built_site(site_build: tuple[Path, subprocess.CompletedProcess[str]]) -> Path:
+    return site_build[0]
+
+
+def test_the_build_is_quiet_unless_something_is_wrong(
+    site_build: tuple[Path, subprocess.CompletedProcess[str]],
+) -> None:
+    """`make site` prints a few lines of progress: no warning, no list of the pages that are
+    reached otherwise than through the navigation, no chatter from the Chinese segmenter."""
+    out, result = site_build
+    log = result.stdout + result.stderr
+    assert "not included in the" not in log and "not in nav" not in log, log[-3000:]
+    assert not [line for line in log.splitlines() if line.startswith(("WARNING", "ERROR"))]
+    assert "prefix dict" not in log
+    assert all(line.startswith("INFO") for line in log.splitlines()), log[-3000:]
+    # the rule pages are left out of the navigation on purpose: the rules' index links each one
+    index = (out / "rules" / "index.html").read_text(encoding="utf-8")
+    for page in sorted((out / "rules").glob("TD*/index.html")):
+        assert f'href="{page.parent.name}/"' in index, page.parent.name
+
+
+class _ConfigLoader(yaml.SafeLoader):
+    """mkdocs.yml as data: its !!python tags (slugify functions) read as None."""
+
+
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *_: None)
+
+
+def test_serve_rebuilds_when_the_knowledge_base_changes() -> None:
+    """`mkdocs serve` watches docs_dir only, unless told: the entry pages come from kb/*.yaml
+    and embed reproductions/<id>.py."""
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_ConfigLoader)
+    watched = {Path(p).as_posix().rstrip("/") for p in config.get("watch", [])}
+    assert {"kb", "reproductions"} <= watched
+    assert all((ROOT / p).is_dir() for p in watched)
 
 
 def test_every_entry_has_an_english_and_a_chinese_page(built_site: Path) -> None:

@@ -50,6 +50,25 @@ def to_json(findings: list[Finding]) -> str:
     return json.dumps(rows, ensure_ascii=False, indent=2) + "\n"
 
 
+# The base that relative `uri`s resolve against (SARIF 2.1.0 §3.4.4, §3.14.14): the working
+# folder, which the paths `diagnoser lint` prints are relative to. The name is the one CodeQL uses
+# and GitHub code scanning reads as the repository's root.
+SRCROOT = "%SRCROOT%"
+
+
+def _artifact_location(path: str) -> dict[str, str]:
+    """A SARIF artifactLocation for a file name: `uri` must be a valid URI reference (§3.4.3),
+    so a relative path is percent-encoded (spaces, `#`, `%`, `:`, non-ASCII letters) and made
+    relative to SRCROOT, and an absolute one becomes a `file:` URI."""
+    from pathlib import Path
+    from urllib.parse import quote
+
+    pure = PurePath(path)
+    if pure.is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(pure.as_posix()), "uriBaseId": SRCROOT}
+
+
 def to_sarif(findings: list[Finding], lang: str = "en") -> str:
     rules = [
         {
@@ -80,7 +99,7 @@ def to_sarif(findings: list[Finding], lang: str = "en") -> str:
                 "locations": [
                     {
                         "physicalLocation": {
-                            "artifactLocation": {"uri": PurePath(f.path).as_posix()},
+                            "artifactLocation": _artifact_location(f.path),
                             "region": {"startLine": f.line, "startColumn": f.col},
                         }
                     }
@@ -100,6 +119,7 @@ def to_sarif(findings: list[Finding], lang: str = "en") -> str:
                         "rules": rules,
                     }
                 },
+                "originalUriBaseIds": {SRCROOT: {"uri": _working_folder_uri()}},
                 "results": results,
             }
         ],
@@ -107,6 +127,13 @@ def to_sarif(findings: list[Finding], lang: str = "en") -> str:
     import json  # as in to_json
 
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+def _working_folder_uri() -> str:
+    from pathlib import Path
+
+    uri = Path.cwd().as_uri()
+    return uri if uri.endswith("/") else uri + "/"  # a base URI ends with a slash (§3.14.14)
 
 
 def _escape_data(text: str) -> str:

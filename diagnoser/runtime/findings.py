@@ -16,7 +16,7 @@ from .catalog import BY_ID, CHECKS, ERROR, INFO, WARNING, Check
 _MARK = {ERROR: "✗", WARNING: "!", INFO: "i"}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Finding:
     check: str
     # a value is the same in both languages, or a {"en": ..., "zh": ...} pair
@@ -62,9 +62,28 @@ class Finding:
     def __str__(self) -> str:
         return self.line(default_lang())
 
+    def __repr__(self) -> str:
+        """What it is and where, not every value it quotes (those are in `.values`)."""
+        where = f", location={self.location!r}" if self.location else ""
+        return (
+            f"Finding(check={self.check!r}, severity={self.severity!r}, "
+            f"entry={self.entry!r}{where})"
+        )
+
     def line(self, lang: str) -> str:
         where = f"  [{self.entry}]" if self.entry else ""
         return f"{_MARK[self.severity]} {self.check}: {self.message(lang)}{where}"
+
+
+def summary(findings: list[Finding], shown: int = 5) -> str:
+    """`3 findings: optim.missing, data.scale, grad.none`, for a repr: the checks that found
+    something, the first `shown` of them."""
+    if not findings:
+        return "no findings"
+    names = ", ".join(f.check for f in findings[:shown])
+    more = f" (+{len(findings) - shown})" if len(findings) > shown else ""
+    count = f"{len(findings)} finding{'s' if len(findings) > 1 else ''}"
+    return f"{count}: {names}{more}"
 
 
 _HEAD = {"en": ("Preflight: ", "passed", ", "), "zh": ("训练前检查：", "通过", "，")}
@@ -81,9 +100,10 @@ _STATS = {
 }
 
 
-@dataclass
+@dataclass(repr=False)
 class Report:
-    """preflight's result: `.ok` is False when any finding is an error."""
+    """preflight's result: `.ok` is False when any finding is an error. Printed, the checklist
+    (`to_text`); its repr, a line (`Report(ok=False, 20 checks ran, 1 finding: optim.missing)`)."""
 
     findings: list[Finding] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)  # check ids, in the order they ran
@@ -133,6 +153,9 @@ class Report:
 
     def __str__(self) -> str:
         return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"Report(ok={self.ok}, {len(self.ran)} checks ran, {summary(self.findings)})"
 
     def to_json(self) -> str:
         return json.dumps(

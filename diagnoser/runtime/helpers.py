@@ -9,7 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import torch
+from ..optional import requires
+
+with requires("torch", extra="torch", feature="diagnoser.set_seed, lr_find and overfit_one_batch"):
+    import torch
 from torch import nn
 
 from .batches import call, model_device, scalar_loss, split, take, to_device
@@ -60,17 +63,18 @@ def overfit_one_batch(
     steps: int = 50,
     compute_loss: Callable[[Any], Any] | None = None,
     restore: bool = True,
-) -> list[float]:
-    """Train on one batch for `steps` steps and return the losses. A set-up that cannot drive
-    the loss down on a single batch has a bug in its model, loss or optimizer. With restore=True
-    (the default) the model, optimizer and RNG are put back afterwards."""
+) -> OverfitLosses:
+    """Train on one batch for `steps` steps and return the losses (a list, with a summary for a
+    repr). A set-up that cannot drive the loss down on a single batch has a bug in its model,
+    loss or optimizer. With restore=True (the default) the model, optimizer and RNG are put back
+    afterwards."""
     if steps < 1:
         raise ValueError(f"steps must be at least 1, not {steps}")
     raw = to_device(batch, model_device(model))
 
-    def train() -> list[float]:
+    def train() -> OverfitLosses:
         model.train()
-        losses = []
+        losses = OverfitLosses()
         for _ in range(steps):
             optimizer.zero_grad()
             loss = _loss_of(model, raw, loss_fn, compute_loss)
@@ -87,13 +91,60 @@ def overfit_one_batch(
         return train()
 
 
-@dataclass
+class OverfitLosses(list[float]):
+    """overfit_one_batch's result: the loss at each step, a list like any other, whose repr is a
+    summary (`OverfitLosses(50 steps, 1.39 -> 0.0123, fell)`) rather than every loss."""
+
+    @property
+    def losses(self) -> list[float]:
+        return list(self)
+
+    @property
+    def fell(self) -> bool:
+        """The loss came down: by 10% at least, or to nearly zero (preflight's `overfit`)."""
+        return bool(self) and (self[-1] <= 0.9 * self[0] or self[-1] < 1e-3)
+
+    def __repr__(self) -> str:
+        if not self:
+            return "OverfitLosses(0 steps)"
+        verdict = "fell" if self.fell else "did not fall"
+        return f"OverfitLosses({len(self)} steps, {self[0]:.3g} -> {self[-1]:.3g}, {verdict})"
+
+    def __str__(self) -> str:
+        if not self:
+            return "no step was run"
+        if not math.isfinite(self[-1]):
+            return f"the loss became {self[-1]} at step {len(self) - 1} (it was {self[0]:.3g})"
+        steps = f"in {len(self)} steps on one batch"
+        if self.fell:
+            return f"the loss fell from {self[0]:.3g} to {self[-1]:.3g} {steps}"
+        return f"the loss did not fall: {self[0]:.3g}, then {self[-1]:.3g} {steps}"
+
+
+@dataclass(repr=False)
 class LRFinding:
     """lr_find's result: the rates tried, the smoothed loss at each, and a suggested rate."""
 
     lrs: list[float] = field(default_factory=list)
     losses: list[float] = field(default_factory=list)
     suggestion: float | None = None
+
+    def _range(self) -> str:
+        if not self.lrs:
+            return "no points"
+        return f"{len(self.lrs)} points from {self.lrs[0]:.2g} to {self.lrs[-1]:.2g}"
+
+    def __repr__(self) -> str:
+        suggested = "None" if self.suggestion is None else f"{self.suggestion:.1e}"
+        return f"LRFinding(suggested={suggested}, {self._range()})"
+
+    def __str__(self) -> str:
+        if self.suggestion is None:
+            return f"no suggested learning rate: too few finite losses ({self._range()})"
+        return (
+            f"suggested learning rate {self.suggestion:.1e}, where the loss fell fastest "
+            f"({self._range()}; .curve() or .plot() shows them)"
+        )
 
     def curve(self, width: int = 50, rows: int = 12) -> str:
         """The loss against log(lr) as text, for terminals without matplotlib."""

@@ -2,6 +2,10 @@
 adapter: the checks are preflight() and Watch, the same as for a hand-written loop.
 
     trainer = lightning.Trainer(callbacks=[diagnoser.DiagnoserCallback()])
+
+Its loss is the one training_step returns (a tensor, or a dict with "loss"): preflight computes it
+with training_step, watch reads it from on_train_batch_end's outputs. A LightningModule needs no
+forward of its own for either (Lightning's README calls the layers inside training_step).
 """
 
 from __future__ import annotations
@@ -9,8 +13,12 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-import lightning.pytorch as pl
-import torch
+from ..optional import requires
+
+with requires("lightning.pytorch", extra="lightning", feature="diagnoser.DiagnoserCallback"):
+    import lightning.pytorch as pl
+with requires("torch", extra="torch", feature="diagnoser.DiagnoserCallback"):
+    import torch
 
 from ..i18n import default_lang
 from .findings import Report

@@ -15,7 +15,10 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import torch
+from ..optional import requires
+
+with requires("torch", extra="torch", feature="diagnoser.preflight"):
+    import torch
 from torch import nn
 from torch.nn import functional as F
 
@@ -68,7 +71,8 @@ def preflight(
     A DataLoader or a list is read afresh; a one-shot iterator loses the batches read here.
     loss_fn(output, target) gets what the model returned, as in `loss_fn(model(x), y)`.
     compute_loss: for loops that compute the loss their own way (a Lightning training_step): it
-    gets the batch as the loader yields it, on the model's device, and returns the loss.
+    gets the batch as the loader yields it, on the model's device, and returns the loss. With it,
+    a model that defines no forward (its layers called in training_step) is checked through it.
     overfit_steps: train on one batch for that many steps; the loss must fall.
     timing: time loading a batch against computing it. memory: peak GPU memory of one step.
     """
@@ -154,6 +158,22 @@ def _logits(output: Any) -> torch.Tensor | None:
     if isinstance(output, (tuple, list)) and output and isinstance(output[0], torch.Tensor):
         return output[0]
     return None
+
+
+def _no_forward(exc: BaseException, model: nn.Module) -> bool:
+    """Whether `exc` is torch's "missing the required forward function" of `model` itself (not
+    of a submodule): raised by nn.Module's placeholder forward, called on `model`."""
+    if not isinstance(exc, NotImplementedError):
+        return False
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    placeholder = getattr(nn.Module.forward, "__code__", None)
+    return (
+        tb is not None
+        and tb.tb_frame.f_code is placeholder
+        and tb.tb_frame.f_locals.get("self") is model
+    )
 
 
 def _explained(exc: BaseException) -> tuple[str | None, str]:
@@ -243,14 +263,20 @@ class _Run:
 
     def check_model(self) -> bool:
         """Forward in eval mode under no_grad: the model's own output, before any training."""
-        self.ran("model.forward")
         self.model.eval()
         try:
             with torch.no_grad():
                 output = call(self.model, self.batches[0].inputs)
         except Exception as exc:
+            if self.compute_loss is not None and _no_forward(exc, self.model):
+                # A LightningModule may call its layers in training_step and define no forward
+                # (Lightning's own README does): compute_loss is its forward, checked by the
+                # training step. If compute_loss calls the missing forward, it says so there.
+                return True
+            self.ran("model.forward")
             self.exception("model.forward", exc)
             return False
+        self.ran("model.forward")
         self.output = _logits(output)
         if self.output is None or not self.output.is_floating_point():
             return True
@@ -558,7 +584,7 @@ class _Run:
             compute_loss=self.compute_loss,
             restore=False,
         )
-        if not (losses[-1] <= 0.9 * losses[0] or losses[-1] < 1e-3):
+        if not losses.fell:
             values = {"steps": steps, "first": _fmt(losses[0]), "last": _fmt(losses[-1])}
             self.add("overfit", values=values)
         self.report.stats["overfit_losses"] = [losses[0], losses[-1]]

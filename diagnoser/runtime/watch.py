@@ -19,10 +19,13 @@ from collections import deque
 from types import TracebackType
 from typing import Any, TextIO
 
-import torch
+from ..optional import requires
+
+with requires("torch", extra="torch", feature="diagnoser.watch"):
+    import torch
 from torch import nn
 
-from .findings import Finding
+from .findings import Finding, summary
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
@@ -68,6 +71,11 @@ class Watch:
         self._first_norm: dict[str, tuple[int, float]] = {}
         self._memory: deque[tuple[int, float]] = deque(maxlen=_SAMPLES + 1)
         self._reported: set[tuple[str, str]] = set()
+
+    def __repr__(self) -> str:
+        """`Watch(Net, 120 steps, 1 finding: watch.nonfinite)`; the findings are `.findings`."""
+        found = summary(self.findings)
+        return f"Watch({type(self.model).__name__}, {self.step_count} steps, {found})"
 
     # attaching --------------------------------------------------------------------------------
 

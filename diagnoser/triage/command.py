@@ -7,7 +7,8 @@ import re
 import sys
 
 from ..i18n import default_lang
-from .inputs import InputError, expand
+from ..optional import MissingOptional, install_hint
+from .inputs import InputError, check_decompressors, expand
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=("local", "spark"),
         default="local",
-        help="spark reads PATH-OR-URL globs (s3a://, hdfs://) on a Spark cluster "
-        "(pip install 'torch-diagnoser[spark]')",
+        help="spark reads PATH-OR-URL globs (s3a://, hdfs://) on a Spark cluster; it needs "
+        f"pyspark: {install_hint('pyspark', 'spark')}",
     )
     parser.add_argument("--no-color", action="store_true", help="never colour the output")
 
@@ -55,12 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             report = triage_spark(args.paths, index, kb=args.kb)
-        except ImportError:
-            print(
-                "diagnoser triage: --engine spark needs pyspark "
-                "(pip install 'torch-diagnoser[spark]')",
-                file=sys.stderr,
-            )
+        except MissingOptional as e:
+            print(e.line(lang, feature="diagnoser triage --engine spark"), file=sys.stderr)
             return EXIT_USAGE
         except Exception as e:  # Py4J / Spark errors (no such path, no Java): one line, no trace
             print(f"diagnoser triage: spark: {_spark_reason(e)}", file=sys.stderr)
@@ -73,6 +70,16 @@ def run(args: argparse.Namespace) -> int:
             paths = expand(args.paths)
         except InputError as e:
             print(f"diagnoser triage: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            check_decompressors(paths)
+        except MissingOptional as e:
+            feature = (
+                "diagnoser triage：读取 .zst 文件"
+                if lang == "zh"
+                else "diagnoser triage: reading .zst files"
+            )
+            print(e.line(lang, feature=feature), file=sys.stderr)
             return EXIT_USAGE
         bar = progress_for(sum(local.file_size(p) for p in paths))
         try:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import os
 
+from ..optional import MissingOptional, requires
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from types import ModuleType
     from typing import BinaryIO
 
 _GLOB_CHARS = frozenset("*?[")
@@ -61,14 +64,26 @@ def decompressed(raw: BinaryIO, name: str) -> BinaryIO:
         return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
     if name.endswith(".zst"):
         try:
-            import zstandard
-        except ImportError:
+            zstandard = _zstandard()
+        except MissingOptional as e:
             raw.close()
-            raise InputError(
-                f"{name}: reading .zst needs zstandard (pip install 'torch-diagnoser[triage]')"
-            ) from None
-        return zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+            raise InputError(f"{name}: {e}") from None
+        reader: BinaryIO = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
+        return reader
     return raw
+
+
+def _zstandard() -> ModuleType:
+    with requires("zstandard", extra="triage", feature="reading .zst"):
+        import zstandard
+    return zstandard
+
+
+def check_decompressors(paths: list[str]) -> None:
+    """Raise MissingOptional when a file needs a decompressor that is not installed: the command
+    says so once, before reading anything, rather than once per file."""
+    if any(p.endswith(".zst") for p in paths):
+        _zstandard()
 
 
 def display_name(path: str) -> str:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..index import Index, load_index
+from ..optional import requires
 from .grouping import FileResult, Report, report, scan_binary
 from .inputs import decompressed, display_name
 from .origin import rank_from_path
@@ -64,7 +65,8 @@ def triage_spark(
 ) -> Report:
     """What `diagnoser triage --engine spark` prints: the local engine's Report, read by Spark."""
     if spark is None:
-        from pyspark.sql import SparkSession
+        with requires("pyspark.sql", extra="spark", feature="diagnoser.triage.spark"):
+            from pyspark.sql import SparkSession
 
         # a local session's workers run this interpreter, which has diagnoser installed
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)

@@ -4,10 +4,14 @@ repository holding a buggy file fails and names the rule."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+import yaml
 
 from tests.conftest import ROOT
 
@@ -51,3 +55,45 @@ def test_try_repo_fails_on_a_bug_and_names_the_rule(tmp_path: Path) -> None:
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "train.py:2:5: TD032" in proc.stdout
     assert "ok.py:" not in proc.stdout
+
+
+def _readme_snippet() -> list[dict[str, object]]:
+    """The .pre-commit-config.yaml lines README.md tells users to paste."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", readme, re.DOTALL)
+    snippets = [b for b in blocks if "diagnoser-lint" in b]
+    assert len(snippets) == 1, "README.md should show one pre-commit snippet"
+    loaded = yaml.safe_load(snippets[0])
+    assert isinstance(loaded, list)
+    return loaded
+
+
+def test_the_readme_snippet_names_this_repository_and_its_hook() -> None:
+    (repo,) = _readme_snippet()
+    mkdocs = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert f"repo_url: {repo['repo']}\n" in mkdocs
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert repo["hooks"] == [{"id": "diagnoser-lint"}]
+    assert [h["id"] for h in hooks] == ["diagnoser-lint"]
+
+
+def test_the_readme_snippet_pins_a_rev_that_exists() -> None:
+    """pre-commit checks out `rev` in the repository: a tag or branch that does not exist (as
+    `v0.1.0` did before any release was tagged) makes the snippet fail for everyone who pastes
+    it."""
+    (repo,) = _readme_snippet()
+    rev = str(repo["rev"])
+    git = shutil.which("git")
+    if git is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+
+    def exists(ref: str) -> bool:
+        proc = subprocess.run(
+            [git, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"],
+            cwd=ROOT,
+            capture_output=True,
+        )
+        return proc.returncode == 0
+
+    # a clone that checked out one commit may know the branch only as origin's
+    assert exists(rev) or exists(f"refs/remotes/origin/{rev}"), f"rev: {rev} is no ref here"
