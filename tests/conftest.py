@@ -60,15 +60,15 @@ def cli(
     )
 
 
-# Reproductions are the suite's main cost (each imports torch, several train for a few seconds),
-# and half a dozen test modules read the same outputs. Each runs once per session: the first
-# process to need it (a pytest-xdist worker) runs it under a lock, the others read what it wrote.
-# The folder is made by whichever process imports this first (the controller, before it starts
-# the workers, which inherit the variable) and removed by that process at exit.
-if "DIAGNOSER_TEST_REPRODUCTIONS" not in os.environ:
-    os.environ["DIAGNOSER_TEST_REPRODUCTIONS"] = tempfile.mkdtemp(prefix="diagnoser-repro-")
-    atexit.register(shutil.rmtree, os.environ["DIAGNOSER_TEST_REPRODUCTIONS"], ignore_errors=True)
-_REPRODUCTIONS = Path(os.environ["DIAGNOSER_TEST_REPRODUCTIONS"])
+# What costs most is made once per session, not once per pytest-xdist worker: the reproductions'
+# outputs (each run imports torch, several train for seconds; half a dozen test modules read them)
+# and the built guide. The first process to need one makes it under a lock in this folder; the
+# others read it. The folder is made by whichever process imports this first (the controller,
+# before it starts the workers, which inherit the variable) and removed by that one at exit.
+if "DIAGNOSER_TEST_SHARED" not in os.environ:
+    os.environ["DIAGNOSER_TEST_SHARED"] = tempfile.mkdtemp(prefix="diagnoser-test-shared-")
+    atexit.register(shutil.rmtree, os.environ["DIAGNOSER_TEST_SHARED"], ignore_errors=True)
+_SHARED = Path(os.environ["DIAGNOSER_TEST_SHARED"])
 
 
 @cache
@@ -77,8 +77,8 @@ def run_reproduction(entry_id: str, fixed: bool = False) -> subprocess.Completed
     from filelock import FileLock  # comes with torch
 
     stem = f"{entry_id}{'--fixed' if fixed else ''}"
-    saved = _REPRODUCTIONS / f"{stem}.json"
-    with FileLock(_REPRODUCTIONS / f"{stem}.lock"):
+    saved = _SHARED / f"{stem}.json"
+    with FileLock(_SHARED / f"{stem}.lock"):
         if not saved.exists():
             script = reproductions_dir() / f"{entry_id}.py"
             proc = subprocess.run(
@@ -101,3 +101,40 @@ def skip_if_needs(proc: subprocess.CompletedProcess[str]) -> None:
             proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else "needs more than a CPU"
         )
         pytest.skip(reason)
+
+
+# -- the guide: one full build per test process, shared by test_site and test_browser -----------
+
+
+def build(out: Path, kb: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    if kb is not None:
+        env["DIAGNOSER_KB"] = str(kb)
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+
+
+@pytest.fixture(scope="session")
+def site_build() -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """The one full build of the guide the tests share: where it went, and what it printed."""
+    from filelock import FileLock
+
+    out, log = _SHARED / "site", _SHARED / "site.json"
+    with FileLock(_SHARED / "site.lock"):
+        if not log.exists():
+            done = build(out)
+            log.write_text(json.dumps([done.args, done.returncode, done.stdout, done.stderr]))
+    args, returncode, stdout, stderr = json.loads(log.read_text())
+    assert returncode == 0, stdout[-3000:] + stderr[-3000:]
+    return out, subprocess.CompletedProcess(args, returncode, stdout, stderr)
+
+
+@pytest.fixture(scope="session")
+def built_site(site_build: tuple[Path, subprocess.CompletedProcess[str]]) -> Path:
+    return site_build[0]

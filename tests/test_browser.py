@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from .conftest import ROOT
-from .test_site import built_site  # noqa: F401  (the fixture)
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
@@ -34,7 +33,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def base_url(built_site: Path) -> Iterator[str]:  # noqa: F811
+def base_url(built_site: Path) -> Iterator[str]:
     handler = functools.partial(_Quiet, directory=str(built_site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,37 +20,7 @@ from diagnoser.render import DOCS_URL
 from diagnoser.schema import KBError, load_kb
 from diagnoser.sitegen import REPO_URL, entry_page, write_pages
 
-from .conftest import ENTRIES, ROOT
-
-
-def build(out: Path, kb: Path | None = None) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    if kb is not None:
-        env["DIAGNOSER_KB"] = str(kb)
-    return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=600,
-    )
-
-
-@pytest.fixture(scope="session")
-def site_build(
-    tmp_path_factory: pytest.TempPathFactory,
-) -> tuple[Path, subprocess.CompletedProcess[str]]:
-    """The one full build of the guide the tests share: where it went, and what it printed."""
-    out = tmp_path_factory.mktemp("site")
-    result = build(out)
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    return out, result
-
-
-@pytest.fixture(scope="session")
-def built_site(site_build: tuple[Path, subprocess.CompletedProcess[str]]) -> Path:
-    return site_build[0]
+from .conftest import ENTRIES, ROOT, build
 
 
 def test_the_build_is_quiet_unless_something_is_wrong(
