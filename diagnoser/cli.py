@@ -14,9 +14,10 @@ from .index import Index, load_index
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import BinaryIO
+    from typing import BinaryIO, TextIO
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports a command it interrupted
 COMMANDS = ("list", "show", "repro", "run", "lint", "env", "triage")
 FORMATS = ("text", "json", "markdown", "prompt")
 # The end of a huge log is kept whole (the error that stopped the run is printed last); of the
@@ -41,6 +42,7 @@ exit codes:
   1  no entry applies
   2  bad usage, or the input file cannot be read
   3  the knowledge base is invalid (the message names the file and field)
+  130  interrupted (Ctrl-C)
   repro and run exit with the script's own code; 77 means the reproduction needs what this
   machine lacks (a GPU, torchvision)
 
@@ -150,6 +152,34 @@ def read_input(stream: BinaryIO) -> bytes:
     return read_log(stream, MAX_INPUT)
 
 
+def read_terminal(stdin: TextIO) -> bytes:
+    """What is pasted or typed on a terminal, up to one Ctrl-D.
+
+    A terminal reports Ctrl-D as a read that returns at once: empty on a line of its own, the
+    line's text so far after some text. A file object's read goes on reading until a read comes
+    back empty, so it needs two Ctrl-D after a last line without a newline, and more than one
+    read (read_input's blocks) asks for one Ctrl-D each. The terminal is read here line by line
+    instead: an empty read, or a line that does not end with a newline (in canonical mode only
+    Ctrl-D ends one so), ends the input."""
+    import io
+
+    try:
+        import termios
+    except ImportError:  # Windows: its console ends a read at Ctrl-Z, Enter
+        return read_input(stdin.buffer)
+    fd = stdin.fileno()
+    try:
+        canonical = bool(termios.tcgetattr(fd)[3] & termios.ICANON)
+    except termios.error:
+        canonical = False
+    lines = []
+    while chunk := os.read(fd, 65536):
+        lines.append(chunk)
+        if canonical and not chunk.endswith(b"\n"):
+            break
+    return read_input(io.BytesIO(b"".join(lines)))
+
+
 def _use_colour(no_color: bool) -> bool:
     return not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
 
@@ -171,6 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `diagnoser ... | head`
         sys.stderr.close()
         return EXIT_MATCH
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's own code for it
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # the prompt after the echoed ^C starts on a line of its own
+        return EXIT_INTERRUPTED
 
 
 def _plain_arguments(argv: list[str]) -> argparse.Namespace | None:
@@ -232,7 +266,7 @@ def _diagnose(args: argparse.Namespace) -> int:
         if name == "-":
             if sys.stdin.isatty():  # nothing piped: say how to paste, or it looks hung
                 print(t("paste_hint", lang), file=sys.stderr)
-            data = read_input(sys.stdin.buffer)
+            data = read_terminal(sys.stdin) if sys.stdin.isatty() else read_input(sys.stdin.buffer)
         elif _reads_as_text(args.file):
             data = name.encode()
         else:

@@ -37,9 +37,9 @@ UI: dict[str, dict[str, str]] = {
         "或者运行 `diagnoser list` 浏览全部条目。",
     },
     "paste_hint": {
-        "en": "Paste the traceback or log here, then end the input: Ctrl-D on a new line "
+        "en": "Paste the traceback or log here, then press Ctrl-D to end it "
         "(Windows: Ctrl-Z, then Enter).",
-        "zh": "把 traceback 或日志粘贴到这里，然后结束输入：在新的一行按 Ctrl-D"
+        "zh": "把 traceback 或日志粘贴到这里，然后按 Ctrl-D 结束输入"
         "（Windows 上按 Ctrl-Z 再回车）。",
     },
     "no_match_whole": {

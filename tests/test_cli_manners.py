@@ -1,0 +1,147 @@
+"""The command's manners, as a user meets them at a terminal: one Ctrl-D ends a paste, Ctrl-C
+leaves quietly, mistakes get a suggestion, the output fits the terminal, the answer speaks the
+language of the question. Each test runs the real command (`python -m diagnoser`)."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from .conftest import cli
+
+needs_pty = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LC_") and k != "COLUMNS"}
+    return {**env, "LANG": "C.UTF-8", "NO_COLOR": "1", **extra}
+
+
+class Terminal:
+    """`python -m diagnoser ARGS` with a pseudo-terminal as stdin, stdout and stderr."""
+
+    def __init__(self, *args: str, columns: int = 80, env: dict[str, str] | None = None) -> None:
+        import pty
+
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: size the terminal, then become the command
+            import fcntl
+            import struct
+            import termios
+
+            fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+            os.execve(sys.executable, [sys.executable, "-m", "diagnoser", *args], env or _env())
+        self.seen = b""
+        self.status: int | None = None
+
+    def read_until(self, marker: bytes, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while marker not in self.seen:
+            assert time.monotonic() < deadline, self.seen
+            if not self._read(deadline - time.monotonic()):
+                raise AssertionError(f"{marker!r} never came: {self.seen!r}")
+
+    def write(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], max(timeout, 0))
+        if not ready:
+            return True  # nothing yet
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # the child closed the terminal
+            return False
+        self.seen += chunk
+        return bool(chunk)
+
+    def wait(self, timeout: float = 60) -> int:
+        """The exit code; the child is killed (and the test fails) if it does not exit in time."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            done, status = os.waitpid(self.pid, os.WNOHANG)
+            if done:
+                while self._read(0.2) and select.select([self.fd], [], [], 0)[0]:
+                    pass
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            self._read(min(0.2, deadline - time.monotonic()))
+        os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
+        raise AssertionError(f"still running after {timeout}s; it showed: {self.text!r}")
+
+    @property
+    def text(self) -> str:
+        return self.seen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+# -- 1. one Ctrl-D ends a paste -------------------------------------------------------------
+
+
+@needs_pty
+@pytest.mark.parametrize("last", [b"loss is nan\n", b"loss is nan"], ids=["newline", "mid-line"])
+def test_one_ctrl_d_ends_a_paste(last: bytes) -> None:
+    """Pasted lines, then one Ctrl-D (on a line of its own, or right after the last line's
+    text): the diagnosis comes out and the command exits."""
+    term = Terminal()
+    term.read_until(b"Ctrl-Z")  # the paste hint
+    term.write(b"my training log\n" + last)
+    time.sleep(0.2)  # the lines are read before the Ctrl-D comes, as when a person types
+    term.write(b"\x04")
+    assert term.wait(timeout=30) == 0
+    assert "[nan-loss," in term.text
+
+
+# -- 2. Ctrl-C leaves quietly ---------------------------------------------------------------
+
+
+@needs_pty
+def test_ctrl_c_while_waiting_for_a_paste_exits_130_quietly() -> None:
+    term = Terminal()
+    term.read_until(b"Ctrl-Z")
+    term.write(b"\x03")
+    assert term.wait(timeout=30) == 130
+    after = term.text.split("Ctrl-Z", 1)[1]
+    assert "Traceback" not in after and "KeyboardInterrupt" not in after
+    assert len([line for line in after.split("\n") if line.strip(" ^C")]) <= 1, after
+
+
+def _wait_until_reading(pid: int, timeout: float = 60) -> None:
+    """Until the process waits in a read of its pipe (Linux says so in /proc), else a while."""
+    wchan = f"/proc/{pid}/wchan"
+    if not os.path.exists(wchan):
+        time.sleep(3)
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with open(wchan) as f:
+            if "pipe" in f.read():
+                return
+        time.sleep(0.05)
+    raise AssertionError("the command never read its stdin")
+
+
+def test_sigint_while_reading_a_pipe_exits_130_quietly() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "diagnoser", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_env(),
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(b"RuntimeError: CUDA out of memory.\n")
+    proc.stdin.flush()
+    _wait_until_reading(proc.pid)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert b"Traceback" not in err and len(err.strip().splitlines()) <= 1, err
+    assert cli("--json", stdin="loss is nan").returncode == 0  # a closed pipe still ends it
