@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -145,3 +146,131 @@ def test_sigint_while_reading_a_pipe_exits_130_quietly() -> None:
     assert proc.returncode == 130
     assert b"Traceback" not in err and len(err.strip().splitlines()) <= 1, err
     assert cli("--json", stdin="loss is nan").returncode == 0  # a closed pipe still ends it
+
+
+# -- 3. a mistyped command or option is a usage error with a suggestion ----------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["shwo", "cuda-oom"], "show"),
+        (["lsit"], "list"),
+        (["lsit", "--group", "shapes"], "list"),
+        (["repor", "shape-matmul", "--fixed"], "repro"),
+        (["rn", "train.py", "--epochs", "3"], "run"),
+        (["tirage", "logs/"], "triage"),
+        (["evn"], "env"),
+    ],
+)
+def test_a_mistyped_command_is_a_usage_error(argv: list[str], command: str) -> None:
+    proc = cli(*argv)
+    assert proc.returncode == 2, proc
+    assert proc.stderr == f"diagnoser: unknown command '{argv[0]}'; did you mean '{command}'?\n"
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["loss is nan"],
+        ["loss", "is", "nan"],
+        ["run out of memory"],
+        ["show me why the loss is nan"],
+        ["list index out of range"],
+        ["runs", "out", "of", "memory"],  # one letter from `run`, then words: a sentence
+        ["lost", "the", "gradients"],  # one letter from `list`
+        ["显存不足"],
+    ],
+)
+def test_sentences_that_start_like_a_command_are_diagnosed(argv: list[str]) -> None:
+    import json
+
+    proc = cli(*argv, "--json")
+    assert proc.returncode in (0, 1), proc.stderr
+    assert json.loads(proc.stdout)["errors"][0]["message"] == " ".join(argv)
+
+
+def test_a_file_named_like_a_mistyped_command_is_read(tmp_path: Path) -> None:
+    (tmp_path / "lsit").write_text("RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    proc = cli("lsit", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "suggestion"),
+    [
+        (["--jsno"], "--json"),
+        (["--no-colour", "tb.txt"], "--no-color"),
+        (["--format", "jsno"], "json"),
+        (["list", "--gruop", "shapes"], "--group"),
+    ],
+)
+def test_an_unknown_option_is_a_usage_error_with_a_suggestion(
+    argv: list[str], suggestion: str
+) -> None:
+    proc = cli(*argv)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("usage: diagnoser")
+    assert proc.stderr.rstrip().endswith(f"did you mean '{suggestion}'?"), proc.stderr
+
+
+# -- 4. several files, or a folder: that is triage's work -----------------------------------
+
+
+def test_two_files_point_at_triage(tmp_path: Path) -> None:
+    for name in ("rank0.log", "rank1.log"):
+        (tmp_path / name).write_text("RuntimeError: CUDA out of memory.\n")
+    proc = cli("rank0.log", "rank1.log", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().endswith("diagnoser triage rank0.log rank1.log"), proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_folder_points_at_triage(tmp_path: Path) -> None:
+    (tmp_path / "logs").mkdir()
+    proc = cli("logs/", cwd=tmp_path)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == (
+        "diagnoser: logs/ is a directory; to diagnose every log in it: diagnoser triage logs/\n"
+    )
+
+
+# -- 5. a sentence is a sentence, whatever punctuation it holds ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("sentence", "entry"),
+    [
+        ("训练时 loss 变成 nan/inf", "nan-loss"),
+        ("weights never change after optimizer.step", None),
+        ("my loss is nan after epoch 3.5", "nan-loss"),
+        (r"loss is nan on C:\data", "nan-loss"),
+    ],
+)
+def test_a_quoted_sentence_is_text_whatever_its_punctuation(
+    sentence: str, entry: str | None, tmp_path: Path
+) -> None:
+    import json
+
+    proc = cli(sentence, "--json", cwd=tmp_path)
+    assert proc.returncode in (0, 1) and "cannot read" not in proc.stderr, proc.stderr
+    out = json.loads(proc.stdout)
+    assert out["errors"][0]["message"] == sentence
+    if entry:
+        assert out["matches"][0]["id"] == entry
+
+
+@pytest.mark.parametrize("name", ["train.log", "logs/train.out", "run.txt", r"C:\logs\train"])
+def test_a_single_word_shaped_like_a_path_is_a_missing_file(name: str, tmp_path: Path) -> None:
+    proc = cli(name, cwd=tmp_path)
+    assert proc.returncode == 2 and f"cannot read {name}" in proc.stderr
+
+
+def test_an_existing_file_is_read_whatever_its_name(tmp_path: Path) -> None:
+    import json
+
+    for name in ("my run 3.txt", "训练 日志", "nan"):
+        (tmp_path / name).write_text("RuntimeError: CUDA out of memory. Tried to allocate 2 GiB\n")
+        out = json.loads(cli(name, "--json", cwd=tmp_path).stdout)
+        assert out["matches"][0]["id"] == "cuda-oom", name
