@@ -8,7 +8,7 @@ import sys
 
 from . import __version__
 from .groups import GROUPS
-from .i18n import LANGS, default_lang, pad, t
+from .i18n import LANGS, answer_lang, default_lang, pad, t
 from .index import Index, load_index
 
 TYPE_CHECKING = False
@@ -49,7 +49,9 @@ exit codes:
   repro and run exit with the script's own code; 77 means the reproduction needs what this
   machine lacks (a GPU, torchvision)
 
-The language comes from --lang, else from LC_ALL / LC_MESSAGES / LANG (zh* gives Chinese).
+The language comes from --lang, else it is Chinese when LC_ALL / LC_MESSAGES / LANG say zh*
+or the input itself is written in Chinese (a few Chinese characters outside paths and frame
+lines: echo "训练时 loss 变成 nan" | diagnoser), else English.
 Colour is used only on a terminal, and never when NO_COLOR is set.
 """
 
@@ -103,12 +105,12 @@ def _nearest_option(parser: argparse.ArgumentParser, message: str) -> str | None
     return None
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _common(
+    parser: argparse.ArgumentParser, lang: str = "language of the answer (default: from the locale)"
+) -> None:
     import argparse
 
-    parser.add_argument(
-        "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
-    )
+    parser.add_argument("--lang", choices=LANGS, help=lang)
     parser.add_argument("--kb", help=argparse.SUPPRESS)  # another kb/ directory (tests)
 
 
@@ -143,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="base address of the guide the text output links to (env: DIAGNOSER_DOCS_URL)",
     )
     parser.add_argument("--version", action="version", version=f"diagnoser {__version__}")
-    _common(parser)
+    _common(parser, "language of the answer (default: Chinese if the locale or the input is)")
     return parser
 
 
@@ -373,7 +375,9 @@ def _diagnose(args: argparse.Namespace) -> int:
     index = _index(args)
     if isinstance(index, int):
         return index
-    return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
+    text = decode(data)
+    lang = args.lang or answer_lang(text)  # the hint spoke the locale's; the answer, the input's
+    return _report(text, index, args.format, lang, args.no_color, args.docs_url)
 
 
 def _what_to_read(words: list[str]) -> tuple[str, str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 
@@ -190,3 +191,34 @@ def default_lang(environ: Mapping[str, str] = os.environ) -> str:
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
+
+
+# What is no prose in a paste: a traceback's frame lines, paths, and values quoted from the
+# user's data or code (`KeyError: '标签'`). Compiled when first needed: ASCII text never is.
+_NOT_PROSE = (
+    r'(?m)^[ \t]*File "[^"\n]*", line \d+.*$'  # File "/home/张伟/train.py", line 3, in <module>
+    r"|(?<!\S)[^\s/\\]*[/\\]\S*"  # /home/张伟/数据/train.csv, C:\\用户\\train.py
+    r"|'[^'\n]*'|\"[^\"\n]*\""  # 'a quoted value'
+)
+_HAN = "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+CHINESE_AFTER = 2  # Han characters in the text's own words: 显存, 梯度 are questions in Chinese
+LOOK_AT = 1 << 16
+
+
+def is_chinese(text: str) -> bool:
+    """The text's own words are Chinese: it holds CHINESE_AFTER Han characters or more outside
+    frame lines, paths and quoted values, so an English traceback run from a folder with a
+    Chinese name, or about a Chinese dictionary key, is not. A long log is judged by its first
+    and last LOOK_AT characters."""
+    if text.isascii() or not re.search(_HAN, text):  # C-speed passes that stop at a hit
+        return False
+    if len(text) > 2 * LOOK_AT:
+        text = text[:LOOK_AT] + "\n" + text[-LOOK_AT:]
+    found = re.finditer(_HAN, re.sub(_NOT_PROSE, " ", text))
+    return sum(1 for _, _ in zip(range(CHINESE_AFTER), found, strict=False)) == CHINESE_AFTER
+
+
+def answer_lang(text: str, environ: Mapping[str, str] = os.environ) -> str:
+    """The language of an answer when --lang (or lang=) does not say: Chinese when the locale
+    says so (default_lang) or the question is written in Chinese (is_chinese), else English."""
+    return "zh" if default_lang(environ) == "zh" or is_chinese(text) else "en"

@@ -5,6 +5,7 @@ language of the question. Each test runs the real command (`python -m diagnoser`
 from __future__ import annotations
 
 import os
+import re
 import select
 import signal
 import subprocess
@@ -14,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import cli
+from .conftest import ROOT, cli
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
 
 needs_pty = pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 
@@ -274,3 +277,61 @@ def test_an_existing_file_is_read_whatever_its_name(tmp_path: Path) -> None:
         (tmp_path / name).write_text("RuntimeError: CUDA out of memory. Tried to allocate 2 GiB\n")
         out = json.loads(cli(name, "--json", cwd=tmp_path).stdout)
         assert out["matches"][0]["id"] == "cuda-oom", name
+
+
+# -- 8. the answer speaks the question's language -------------------------------------------
+
+CHINESE = "训练时 loss 变成 nan\n"
+# The real traceback of samples/, run by a user whose folders have Chinese names.
+ENGLISH_IN_A_CHINESE_FOLDER = (
+    (ROOT / "samples" / "shape-matmul.txt")
+    .read_text(encoding="utf-8")
+    .replace("/home/ana/mnist/", "/home/张伟/手写数字/")
+    .replace("RuntimeError: mat1", "RuntimeError: (in /home/张伟/手写数字/train.py) mat1")
+)
+
+
+@pytest.mark.parametrize("locale", ["C.UTF-8", "en_US.UTF-8"])
+def test_chinese_input_gets_a_chinese_answer(locale: str) -> None:
+    import json
+
+    out = json.loads(cli("--json", stdin=CHINESE, env={"LANG": locale}).stdout)
+    assert out["lang"] == "zh" and out["matches"][0]["id"] == "nan-loss"
+    assert CJK.search(out["matches"][0]["title"])
+    assert "原因" in cli(stdin=CHINESE, env={"LANG": locale}).stdout
+    assert "### 原因" in cli("--format", "markdown", stdin=CHINESE, env={"LANG": locale}).stdout
+    assert "请帮我" in cli("--format", "prompt", stdin=CHINESE, env={"LANG": locale}).stdout
+    assert "原因" in cli("显存不足", env={"LANG": locale}).stdout  # a sentence as the argument
+
+
+def test_lang_wins_over_the_input() -> None:
+    import json
+
+    assert json.loads(cli("--json", "--lang", "en", stdin=CHINESE).stdout)["lang"] == "en"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ENGLISH_IN_A_CHINESE_FOLDER,
+        "KeyError: '标签'\n",  # a value quoted from the user's data is not their words
+    ],
+)
+def test_english_input_with_a_few_chinese_characters_stays_english(text: str) -> None:
+    import json
+
+    out = json.loads(cli("--json", stdin=text).stdout)
+    assert out["lang"] == "en"
+
+
+def test_the_api_follows_the_same_rule(monkeypatch: pytest.MonkeyPatch) -> None:
+    from diagnoser import diagnose
+
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert diagnose(CHINESE)["lang"] == "zh"
+    assert diagnose(ENGLISH_IN_A_CHINESE_FOLDER)["lang"] == "en"
+    assert diagnose(CHINESE, lang="en")["lang"] == "en"
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    assert diagnose(ENGLISH_IN_A_CHINESE_FOLDER)["lang"] == "zh"  # the locale says Chinese
