@@ -37,6 +37,36 @@ def _where_text(frame: Frame) -> str:
     return f"{frame.filename}:{frame.lineno}" + (f"  `{frame.line}`" if frame.line else "")
 
 
+def _where_markdown(frame: Frame) -> str:
+    """`path:line` — `source`: two code spans, never one inside the other."""
+    where = code_span(f"{frame.filename}:{frame.lineno}")
+    return where + (f" — {code_span(frame.line)}" if frame.line else "")
+
+
+def _longest_backticks(text: str) -> int:
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == "`" else 0
+        longest = max(longest, run)
+    return longest
+
+
+def code_span(text: str) -> str:
+    """Inline code that holds any text whole (CommonMark): its backtick fence is longer than any
+    run of backticks inside, and a space pads text that starts or ends with a backtick (or with
+    a space at both ends: CommonMark strips one from each side)."""
+    ticks = "`" * (_longest_backticks(text) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or text[:1] == text[-1:] == " " else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str, info: str = "") -> list[str]:
+    """A fenced code block that holds any text whole: its fence is longer than any backtick run
+    inside (a line of three backticks would close a ``` fence)."""
+    ticks = "`" * max(3, _longest_backticks(text) + 1)
+    return [ticks + info, text.rstrip("\n"), ticks]
+
+
 def _echoed(m: Match) -> str:
     """The error's own line to quote back. When no exception line was found the error is the
     whole paste, so the line the signature recognised is quoted, not the log's first line (often
@@ -287,12 +317,12 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     out = [
         f"## {entry.title[lang]}",
         "",
-        f"`{entry.id}` · {best.score}",
+        f"{code_span(entry.id)} · {best.score}",
         "",
         f"### {t('what', lang)}",
     ]
     if best.error:
-        out += ["", "```", best.error.text, "```"]
+        out += ["", *fence(best.error.text)]
     out.append("")
     said = _said(diagnosis, best, lang)
     if said:
@@ -300,19 +330,20 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
     where = _where_of(diagnosis, best)
     if where:
-        out += [f"{t('where', lang)}{colon(lang)}`{_where_text(where)}`", ""]
+        out += [f"{t('where', lang)}{colon(lang)}{_where_markdown(where)}", ""]
     facts = facts_of(diagnosis, best, context)
     if facts:
         out += [f"### {t('tensors', lang)}", ""]
-        out += [f"- `{line}`" for line in facts_lines(facts)] + [""]
+        out += [f"- {code_span(line)}" for line in facts_lines(facts)] + [""]
     out += _environment_markdown(context, lang)
     out += [f"### {t('why', lang)}", "", entry.cause[lang].strip(), ""]
     out += [f"### {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
-    out += [f"### {t('reproduce', lang)}", "", f"`{_repro_command(best, lang)}`", ""]
+    out += [f"### {t('reproduce', lang)}", "", code_span(_repro_command(best, lang)), ""]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += [f"### {t('others', lang)}", ""]
         out += [
-            f"- {m.entry.title[lang]}{parens(f'`{m.entry.id}`, {m.score}', lang)}" for m in others
+            f"- {m.entry.title[lang]}{parens(f'{code_span(m.entry.id)}, {m.score}', lang)}"
+            for m in others
         ]
     return "\n".join(out).rstrip() + "\n"

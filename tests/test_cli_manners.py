@@ -335,3 +335,63 @@ def test_the_api_follows_the_same_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     assert diagnose(CHINESE, lang="en")["lang"] == "en"
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")
     assert diagnose(ENGLISH_IN_A_CHINESE_FOLDER)["lang"] == "zh"  # the locale says Chinese
+
+
+# -- 9. --format markdown is valid Markdown -------------------------------------------------
+
+SOURCE_WITH_BACKTICKS = 'out = f(`x`, "``y``")'
+TRACEBACK_WITH_BACKTICKS = f"""\
+Traceback (most recent call last):
+  File "/home/ana/mnist/train.py", line 7, in <module>
+    {SOURCE_WITH_BACKTICKS}
+RuntimeError: mat1 and mat2 shapes cannot be multiplied (32x64 and 128x10) ```
+"""
+
+
+def _markdown_tokens(text: str) -> list:  # type: ignore[type-arg]
+    markdown_it = pytest.importorskip("markdown_it")
+    return markdown_it.MarkdownIt("commonmark").parse(text)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize(
+    ("text", "source"),
+    [
+        (
+            (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8"),
+            "logits = model(images)",
+        ),
+        (TRACEBACK_WITH_BACKTICKS, SOURCE_WITH_BACKTICKS),
+    ],
+    ids=["plain", "backticks"],
+)
+def test_markdown_where_line_is_two_code_spans(text: str, source: str) -> None:
+    import json
+
+    out = cli("--format", "markdown", "--lang", "en", stdin=text).stdout
+    where = next(
+        t for t in _markdown_tokens(out) if t.type == "inline" and t.content.startswith("where")
+    )
+    parts = [(c.type, c.content) for c in where.children]
+    path = json.loads(cli("--json", stdin=text).stdout)["matches"][0]["where"]["file"]
+    assert parts == [
+        ("text", "where: "),
+        ("code_inline", f"{path}:{22 if 'images' in source else 7}"),
+        ("text", " — "),
+        ("code_inline", source),
+    ], out
+
+
+def test_markdown_code_blocks_and_spans_hold_their_text_whole() -> None:
+    """The error's block holds the message whole although it has a ``` run; no backtick is left
+    outside code anywhere in the rendered page."""
+    import json
+
+    out = cli("--format", "markdown", "--lang", "en", stdin=TRACEBACK_WITH_BACKTICKS).stdout
+    message = json.loads(cli("--json", stdin=TRACEBACK_WITH_BACKTICKS).stdout)["matches"][0]
+    tokens = _markdown_tokens(out)
+    fences = [t.content.rstrip("\n") for t in tokens if t.type == "fence"]
+    assert message["message"] in fences, out
+    markdown_it = pytest.importorskip("markdown_it")
+    html = markdown_it.MarkdownIt("commonmark").render(out)
+    outside = re.sub(r"<code>.*?</code>|<pre>.*?</pre>", "", html, flags=re.S)
+    assert "`" not in outside, outside

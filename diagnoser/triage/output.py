@@ -120,14 +120,14 @@ def to_markdown(report: Report, index: Index, lang: str) -> str:
     rows = _rows(report, index, lang)
     out = ["| " + " | ".join(_header(lang)) + " |", "|" + " --- |" * 5]
     for g, row in zip(report.groups, rows, strict=True):
-        row[0] = f"`{row[0]}`" if g.id else row[0]
+        row[0] = render.code_span(row[0]) if g.id else row[0]
         if g is report.first_failure:
             row[0] = f"**{row[0]}**"
         out.append("| " + " | ".join(cell(c) for c in row) + " |")
     out += ["", _summary(report, lang)]
     if report.first_failure is not None:
         g = report.first_failure
-        out += ["", f"## {_w('first_failure', lang)}`{_seen_text(g)}`", ""]
+        out += ["", f"## {_w('first_failure', lang)}{render.code_span(_seen_text(g))}", ""]
         out.append(render.to_markdown(first_diagnosis(g, index), lang))
     return "\n".join(out).rstrip() + "\n"
 
