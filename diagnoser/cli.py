@@ -495,9 +495,10 @@ def _command(command: str, args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     if command == "show":
+        from .render import DOCS_URL
         from .show import show
 
-        sys.stdout.write(show(entry, lang))
+        sys.stdout.write(show(entry, lang, os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL))
         return EXIT_MATCH
     from . import repro
 

@@ -64,6 +64,12 @@ UI: dict[str, dict[str, str]] = {
         "its traceback)",
         "zh": "（贴的内容在报错信息之前就断了；这是根据 traceback 里经过的库函数判断的）",
     },
+    "messages": {"en": "Known messages", "zh": "已知的报错信息"},
+    "messages_count": {
+        "en": "{count} known messages; the first {shown}:",
+        "zh": "已知的 {count} 条报错信息，这里是前 {shown} 条：",
+    },
+    "messages_all": {"en": "All of them: {url}", "zh": "全部：{url}"},
     "needs": {"en": "needs", "zh": "需要"},
     "more": {"en": "More", "zh": "详情"},
     # the guide's pages (sitegen.py)

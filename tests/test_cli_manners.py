@@ -395,3 +395,32 @@ def test_markdown_code_blocks_and_spans_hold_their_text_whole() -> None:
     html = markdown_it.MarkdownIt("commonmark").render(out)
     outside = re.sub(r"<code>.*?</code>|<pre>.*?</pre>", "", html, flags=re.S)
     assert "`" not in outside, outside
+
+
+# -- 7. `diagnoser show ID` leads with the explanation --------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_show_leads_with_the_explanation_and_ends_with_a_few_messages(lang: str) -> None:
+    from .conftest import ENTRIES
+
+    entry = next(e for e in ENTRIES if e.id == "dtype-mismatch")  # 47 known messages
+    out = cli("show", entry.id, "--lang", lang).stdout
+    title, glance = getattr(entry.title, lang), entry.glance
+    cause_first = getattr(entry.cause, lang).strip().split("\n")[0].split()[:3]
+    fix_first = getattr(entry.fix, lang).strip().split("\n")[0].split()[:3]
+    order = [
+        out.index(title),
+        out.index(getattr(glance.cause, lang)),
+        out.index(getattr(glance.fix, lang)),
+        out.index(" ".join(cause_first)),
+        out.index(" ".join(fix_first)),
+        out.index(f"diagnoser repro {entry.id}"),
+        out.index(entry.docs[0].url),
+        out.rindex(entry.examples[0].split("\n")[0]),
+    ]
+    assert order == sorted(order), order
+    last = {line.strip() for line in out.rsplit("\n## ", 1)[1].split("\n")}
+    shown = [ex for ex in entry.examples if ex.split("\n")[0].strip() in last]
+    assert shown == list(entry.examples[:3])  # the first three, and how many there are
+    assert (f"{len(entry.examples)} known" if lang == "en" else f"{len(entry.examples)} 条") in out
