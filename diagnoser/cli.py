@@ -52,7 +52,8 @@ exit codes:
 The language comes from --lang, else it is Chinese when LC_ALL / LC_MESSAGES / LANG say zh*
 or the input itself is written in Chinese (a few Chinese characters outside paths and frame
 lines: echo "训练时 loss 变成 nan" | diagnoser), else English.
-Colour is used only on a terminal, and never when NO_COLOR is set.
+Colour is used only on a terminal, and never when NO_COLOR is set. On a terminal the text is
+wrapped to its width (COLUMNS, else the terminal's size); piped, each paragraph is one line.
 """
 
 
@@ -453,8 +454,14 @@ def _report(
         else:
             out = to_prompt(diagnosis, lang, context)
     else:
+        from .wrap import terminal_width
+
         out = render.to_text(
-            diagnosis, lang, colour=_use_colour(no_color), docs_url=docs_url or render.DOCS_URL
+            diagnosis,
+            lang,
+            colour=_use_colour(no_color),
+            docs_url=docs_url or render.DOCS_URL,
+            width=terminal_width(sys.stdout),
         )
     sys.stdout.write(out)
     sys.stdout.flush()
@@ -497,8 +504,10 @@ def _command(command: str, args: argparse.Namespace) -> int:
     if command == "show":
         from .render import DOCS_URL
         from .show import show
+        from .wrap import terminal_width
 
-        sys.stdout.write(show(entry, lang, os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL))
+        docs_url = os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL
+        sys.stdout.write(show(entry, lang, docs_url, width=terminal_width(sys.stdout)))
         return EXIT_MATCH
     from . import repro
 

@@ -11,11 +11,14 @@ import signal
 import subprocess
 import sys
 import time
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from .conftest import ROOT, cli
+from .conftest import ENTRIES, ROOT, cli
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -402,8 +405,6 @@ def test_markdown_code_blocks_and_spans_hold_their_text_whole() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_show_leads_with_the_explanation_and_ends_with_a_few_messages(lang: str) -> None:
-    from .conftest import ENTRIES
-
     entry = next(e for e in ENTRIES if e.id == "dtype-mismatch")  # 47 known messages
     out = cli("show", entry.id, "--lang", lang).stdout
     title, glance = getattr(entry.title, lang), entry.glance
@@ -424,3 +425,219 @@ def test_show_leads_with_the_explanation_and_ends_with_a_few_messages(lang: str)
     shown = [ex for ex in entry.examples if ex.split("\n")[0].strip() in last]
     assert shown == list(entry.examples[:3])  # the first three, and how many there are
     assert (f"{len(entry.examples)} known" if lang == "en" else f"{len(entry.examples)} 条") in out
+
+
+# -- 6. the output fits the terminal, and is never pre-wrapped when piped ------------------
+
+OOM = "RuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+
+
+def _shown_columns(line: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+def _code_lines(*markdown_texts: str) -> set[str]:
+    """The lines inside the fences of the entry's Markdown: code keeps its lines."""
+    code, inside = set(), False
+    for text in markdown_texts:
+        for line in text.split("\n"):
+            if line.strip().startswith("```"):
+                inside = not inside
+            elif inside:
+                code.add(line.strip())
+    return code
+
+
+def _too_wide(text: str, width: int, code: set[str]) -> list[str]:
+    """Lines wider than width, but for code and a line that is one word (a URL, a long path)."""
+    return [
+        line
+        for line in text.split("\n")
+        if _shown_columns(line) > width and line.strip() not in code and len(line.split()) > 1
+    ]
+
+
+@needs_pty
+@pytest.mark.parametrize("columns", [80, 60])
+@pytest.mark.parametrize(
+    ("args", "entry_id"),
+    [
+        ((str(ROOT / "samples" / "shape-matmul.txt"), "--lang", "en"), "shape-matmul"),
+        (("--lang", "en", "OOM_FILE"), "cuda-oom"),
+        (("--lang", "zh", "OOM_FILE"), "cuda-oom"),
+        (("show", "cuda-oom", "--lang", "en"), "cuda-oom"),
+        (("show", "cuda-oom", "--lang", "zh"), "cuda-oom"),
+    ],
+    ids=["traceback", "oom-en", "oom-zh", "show-en", "show-zh"],
+)
+def test_the_output_fits_the_terminal(
+    args: tuple[str, ...], entry_id: str, columns: int, tmp_path: Path
+) -> None:
+    entry = next(e for e in ENTRIES if e.id == entry_id)
+    oom = tmp_path / "oom.txt"
+    oom.write_text(OOM)
+    term = Terminal(*(str(oom) if a == "OOM_FILE" else a for a in args), columns=columns)
+    assert term.wait() in (0, 1)
+    shown = term.text
+    assert entry.title.en in shown.replace("\n", " ") or "# " in shown
+    code = _code_lines(entry.fix.en, entry.fix.zh, entry.cause.en, entry.cause.zh)
+    assert _too_wide(shown, columns, code) == []
+    piped = cli(*(str(oom) if a == "OOM_FILE" else a for a in args)).stdout
+    assert _too_wide(piped, columns, code)  # the same text piped is not wrapped
+
+
+@needs_pty
+def test_columns_in_the_environment_wins() -> None:
+    sample = str(ROOT / "samples" / "shape-matmul.txt")
+    term = Terminal(sample, "--lang", "en", columns=120, env=_env(COLUMNS="50"))
+    assert term.wait() == 0
+    entry = next(e for e in ENTRIES if e.id == "shape-matmul")
+    assert _too_wide(term.text, 50, _code_lines(entry.fix.en)) == []
+    assert max(_shown_columns(line) for line in term.text.split("\n")) > 50  # the code's lines
+
+
+def test_piped_output_has_each_paragraph_on_one_line() -> None:
+    entry = next(e for e in ENTRIES if e.id == "cuda-oom")
+    first = entry.cause.en.strip().split("\n\n")[0]
+    one_line = " ".join(line.strip() for line in first.split("\n"))
+    out = cli("--lang", "en", stdin=OOM).stdout
+    assert f"  {one_line}" in out.split("\n")
+    item = next(line for line in out.split("\n") if line.startswith("  - the batch size"))
+    assert item.endswith("on the first unusually long batch;")  # a list item is one line too
+    assert f"\n{one_line}\n" in cli("show", "cuda-oom", "--lang", "en").stdout
+    zh = cli("--lang", "zh", stdin=OOM).stdout
+    assert "还要再存两份" in zh  # no space where the YAML broke a line between Chinese characters
+    assert "大约 16 字节" in zh  # and one where it broke between a number and a Chinese word
+    assert "      def fits(batch_size):" in out  # code keeps its lines and indentation
+
+
+# -- the wrapper itself ----------------------------------------------------------------------
+
+
+def test_wrap_breaks_latin_at_spaces_and_chinese_between_characters() -> None:
+    from diagnoser.wrap import columns, join, wrap
+
+    assert wrap("the quick brown fox", None) == ["the quick brown fox"]
+    assert wrap("the quick brown fox", 10) == ["the quick", "brown fox"]
+    assert wrap("the quick brown fox", 12, "  → ", "    ") == [
+        "  → the",
+        "    quick",
+        "    brown",
+        "    fox",
+    ]
+    assert wrap("see https://example.com/a/very/long/address ok", 12) == [
+        "see",
+        "https://example.com/a/very/long/address",
+        "ok",
+    ]
+    assert columns("训练ab") == 6
+    zh = wrap("训练时显存里要放：模型权重、梯度、优化器状态（Adam 还要再存两份）。", 12)
+    assert all(columns(line) <= 12 for line in zh), zh
+    assert not any(line[0] in "：、）。" for line in zh), zh  # no line starts with a closing mark
+    assert not any(line[-1] in "（" for line in zh), zh  # nor ends with an opening one
+    assert (
+        "".join(zh).replace(" ", "")
+        == "训练时显存里要放：模型权重、梯度、优化器状态（Adam还要再存两份）。"
+    )
+    assert join(["训练", "时"]) == "训练时"
+    assert join(["当某次分配放不下时，", "PyTorch 的"]) == "当某次分配放不下时，PyTorch 的"
+    assert join(["大约 16", "字节"]) == "大约 16 字节"
+    assert join(["in", "float32"]) == "in float32"
+
+
+def test_markdown_keeps_lists_code_and_tables() -> None:
+    from diagnoser.wrap import markdown
+
+    md = (
+        "A paragraph that the YAML\nbroke in two.\n\n"
+        "- an item\n  that goes on\n  - a nested one\n"
+        "1. a numbered\n   item\n\n"
+        "```python\nx = 1   # a long comment that is never wrapped\n\n```\n"
+        "| a | b |\n|---|---|\n"
+    )
+    assert markdown(md, None, "  ") == [
+        "  A paragraph that the YAML broke in two.",
+        "",
+        "  - an item that goes on",
+        "    - a nested one",
+        "  1. a numbered item",
+        "",
+        "  ```python",
+        "  x = 1   # a long comment that is never wrapped",
+        "",
+        "  ```",
+        "  | a | b |",
+        "  |---|---|",
+    ]
+    assert markdown(md, 16, "", fences=False) == [
+        "A paragraph that",
+        "the YAML broke",
+        "in two.",
+        "",
+        "- an item that",
+        "  goes on",
+        "  - a nested one",
+        "1. a numbered",
+        "   item",
+        "",
+        "    x = 1   # a long comment that is never wrapped",  # code: no fence, never wrapped
+        "",
+        "| a | b |",
+        "|---|---|",
+    ]
+
+
+_LATIN = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABC0123456789_.-/`()", min_size=1, max_size=14)
+_HAN_RUN = st.text(alphabet="训练时显存里要放模型权重梯度优化器状态", min_size=1, max_size=12)
+_MARKS = st.sampled_from(["，", "。", "（", "）", "：", "、"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(
+        st.one_of(_LATIN, _HAN_RUN, _MARKS, st.builds(str.__add__, _HAN_RUN, _MARKS)),
+        min_size=1,
+        max_size=40,
+    ),
+    glue=st.lists(st.sampled_from([" ", "", "  "]), min_size=40, max_size=40),
+    width=st.integers(min_value=8, max_value=100),
+    prefixes=st.sampled_from([("", ""), ("  ", "  "), ("  → ", "    "), ("- ", "  ")]),
+)
+def test_wrap_keeps_every_word_in_order_within_the_width(
+    words: list[str], glue: list[str], width: int, prefixes: tuple[str, str]
+) -> None:
+    from diagnoser.wrap import _pieces, columns, wrap
+
+    # words side by side, or apart: Latin ones apart (glued, two Latin words would be one)
+    text = words[0]
+    for word, sep in zip(words[1:], glue, strict=False):
+        text += " " if not sep and text[-1].isascii() and word[0].isascii() else sep
+        text += word
+    first, rest = prefixes
+    lines = wrap(text, width, first, rest)
+    assert lines[0].startswith(first) and all(line.startswith(rest) for line in lines[1:])
+    bodies = [lines[0][len(first) :], *(line[len(rest) :] for line in lines[1:])]
+    for line, body in zip(lines, bodies, strict=True):
+        if columns(line) > width:  # only a piece that fits no line: one unbreakable word
+            assert " " not in body and len(_pieces(body)) == 1, (line, width)
+    assert "".join("".join(bodies).split()) == "".join(text.split())  # every character, in order
+    latin = re.compile(r"[A-Za-z0-9_.\-/`()]+")
+    assert latin.findall("\n".join(bodies)) == latin.findall(text)  # no Latin word cut
+
+
+def test_the_text_answer_imports_no_textwrap(tmp_path: Path) -> None:
+    """Piped or on a terminal, wrapping costs no import the plain diagnosis did not make."""
+    for _ in range(2):  # the first run compiles the index (tests/conftest.py: no shared cache)
+        proc = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "diagnoser", "--lang", "zh"],
+            input=OOM + "训练时 loss 变成 nan\n",
+            capture_output=True,
+            text=True,
+            env={**_env(), "DIAGNOSER_CACHE_DIR": str(tmp_path)},
+        )
+    assert proc.returncode == 0, proc.stderr
+    names = [line.rsplit("|", 1)[-1] for line in proc.stderr.splitlines() if "|" in line]
+    # what the interpreter's start-up imported (site, an editable install's finder) is not ours
+    imported = {name.strip() for name in names[names.index(" site") + 1 :]}
+    assert "diagnoser.wrap" in imported
+    assert not imported & {"textwrap", "argparse", "difflib", "shutil", "termios"}
