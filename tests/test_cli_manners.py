@@ -641,3 +641,39 @@ def test_the_text_answer_imports_no_textwrap(tmp_path: Path) -> None:
     imported = {name.strip() for name in names[names.index(" site") + 1 :]}
     assert "diagnoser.wrap" in imported
     assert not imported & {"textwrap", "argparse", "difflib", "shutil", "termios"}
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+@needs_pty
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="finds the workers in /proc")
+def test_ctrl_c_during_a_parallel_triage_exits_130_without_the_workers_tracebacks(
+    tmp_path: Path,
+) -> None:
+    error = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n' + OOM
+    logs = []
+    for rank in range(2):  # seconds of work each: every traceback is diagnosed
+        log = tmp_path / f"rank{rank}.log"
+        log.write_text(error * 2000)
+        logs.append(str(log))
+    term = Terminal("triage", "-j", "2", *logs)
+    deadline = time.monotonic() + 60
+    while len(_children(term.pid)) < 2:  # the two workers (and multiprocessing's tracker)
+        assert time.monotonic() < deadline, term.text
+        term._read(0.1)
+    term.write(b"\x03")
+    assert term.wait() == 130, term.text
+    for noise in ("Traceback", "KeyboardInterrupt", "SpawnPoolWorker"):
+        assert noise not in term.text, term.text
