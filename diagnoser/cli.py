@@ -116,7 +116,6 @@ def _common(
 
 
 def build_parser() -> argparse.ArgumentParser:
-
     parser = _parser(
         prog="diagnoser",
         description="Explain a PyTorch error or training symptom from a traceback or a log.",
@@ -388,18 +387,19 @@ def _what_to_read(words: list[str]) -> tuple[str, str]:
     - `-`, or nothing: stdin.
     - the words, joined by spaces, name an existing file: that file (`diagnoser my log.txt`);
       a folder is triage's work, and so are several existing files.
-    - one word that holds a space or a Chinese character: a sentence (`"loss is nan"`,
-      `"训练时 loss 变成 nan/inf"`, `"weights never change after optimizer.step"`);
-    - one word shaped like a path (it starts like one, ends in an extension such as `.log`, or
-      holds a / or \\ and no Chinese): a file, reported as unreadable when it is missing;
-    - any other single word (`OOM`, `CUBLAS_STATUS_EXECUTION_FAILED`): a sentence;
+    - one word shaped like a path (no space; it starts like one, ends in an extension such as
+      `.log`, or holds a / or \\ and no Chinese): a file, reported as unreadable when it is
+      missing (`train.log`, `logs/out`, `日志/train.log`);
+    - any other single word is a sentence: one with a space or Chinese (`"loss is nan"`,
+      `"训练时 loss 变成 nan/inf"`, `"weights never change after optimizer.step"`), or a
+      bare word (`OOM`, `CUBLAS_STATUS_EXECUTION_FAILED`);
     - several words (`diagnoser loss is nan`): a sentence, unless each of them is a path and
       one exists: then they are logs for triage."""
     name = " ".join(words)
     if words == ["-"]:
         return "stdin", name
     if os.path.isdir(name):
-        return "usage", f"{name} is a directory; to diagnose every log in it: {_triage(words)}"
+        return "usage", f"{name} is a directory; to diagnose every log in it: {_triage([name])}"
     if os.path.exists(name):
         return "file", name
     if len(words) == 1:
