@@ -2,7 +2,7 @@
 engine) rather than through the CLI. Imported lazily by `diagnoser/__init__.py`:
 
     from diagnoser import diagnose
-    report = diagnose(traceback_text)          # lang=None: from the locale, as the CLI does
+    report = diagnose(traceback_text)          # lang=None: as the CLI chooses (i18n.answer_lang)
     best = report["matches"][0]["id"] if report["matches"] else None
 """
 
@@ -12,7 +12,7 @@ from functools import cache
 
 from . import render
 from .cleanup import decode
-from .i18n import LANGS, default_lang
+from .i18n import LANGS, answer_lang
 from .index import Index, load_index
 from .match import diagnose as _diagnose
 from .parse import parse as _parse
@@ -34,10 +34,12 @@ def _text(text: str | bytes) -> str:
 
 def diagnose(text: str | bytes, lang: str | None = None) -> Report:
     """Explain a traceback, a log or a sentence: the same data `diagnoser --json` prints, with
-    the matching entries best first (an empty list when none applies) and every error found."""
+    the matching entries best first (an empty list when none applies) and every error found.
+    lang=None answers in Chinese when the locale or the text itself is Chinese, as the CLI does."""
     if lang is not None and lang not in LANGS:
         raise ValueError(f"lang must be one of {', '.join(LANGS)} or None, not {lang!r}")
-    return render.report(_diagnose(_text(text), _index()), lang or default_lang())
+    text = _text(text)
+    return render.report(_diagnose(text, _index()), lang or answer_lang(text))
 
 
 def parse(text: str | bytes) -> list[ErrorReport]:

@@ -8,15 +8,16 @@ import sys
 
 from . import __version__
 from .groups import GROUPS
-from .i18n import LANGS, default_lang, pad, t
+from .i18n import LANGS, answer_lang, default_lang, pad, t
 from .index import Index, load_index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
-    from typing import BinaryIO
+    from typing import Any, BinaryIO, NoReturn, TextIO
 
 EXIT_MATCH, EXIT_NO_MATCH, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as a shell reports a command it interrupted
 COMMANDS = ("list", "show", "repro", "run", "lint", "env", "triage")
 FORMATS = ("text", "json", "markdown", "prompt")
 # The end of a huge log is kept whole (the error that stopped the run is printed last); of the
@@ -25,8 +26,10 @@ MAX_INPUT = 4 * 1024 * 1024
 
 EPILOG = """\
 commands:
-  diagnoser [FILE]            diagnose a traceback or log (stdin when FILE is absent or -)
-  diagnoser "loss is nan"     diagnose a sentence (an argument that is no file)
+  diagnoser [FILE]            diagnose a traceback or log (stdin when FILE is absent or -;
+                              on a terminal, paste it and press Ctrl-D)
+  diagnoser "loss is nan"     diagnose a sentence: words that name no file (a path that
+                              exists is read; one word shaped like a path must exist)
   diagnoser run SCRIPT [ARGS] run a Python script in this process; if it fails, explain the
                               error with its live tensors (also: import diagnoser.auto)
   diagnoser env               the environment (python, torch, CUDA, GPU, driver) and its checks
@@ -37,15 +40,20 @@ commands:
   diagnoser triage PATH...    group the errors of many logs and ranks; the first failure first
 
 exit codes:
-  0  an entry explains the input (or the command succeeded)
-  1  no entry applies
-  2  bad usage, or the input file cannot be read
-  3  the knowledge base is invalid (the message names the file and field)
+  0    an entry explains the input (or the command succeeded)
+  1    no entry applies
+  2    bad usage (an unknown command or option: the nearest one is suggested; several
+       files or a folder: `diagnoser triage` reads those), or the input cannot be read
+  3    the knowledge base is invalid (the message names the file and field)
+  130  interrupted (Ctrl-C)
   repro and run exit with the script's own code; 77 means the reproduction needs what this
   machine lacks (a GPU, torchvision)
 
-The language comes from --lang, else from LC_ALL / LC_MESSAGES / LANG (zh* gives Chinese).
-Colour is used only on a terminal, and never when NO_COLOR is set.
+The language comes from --lang, else it is Chinese when LC_ALL / LC_MESSAGES / LANG say zh*
+or the input itself is written in Chinese (a few Chinese characters outside paths and frame
+lines: echo "训练时 loss 变成 nan" | diagnoser), else English.
+Colour is used only on a terminal, and never when NO_COLOR is set. On a terminal the text is
+wrapped to its width (COLUMNS, else the terminal's size); piped, each paragraph is one line.
 """
 
 
@@ -64,19 +72,51 @@ def _formatter(prog: str) -> argparse.HelpFormatter:
     return argparse.RawDescriptionHelpFormatter(prog, width=width - 2)
 
 
-def _common(parser: argparse.ArgumentParser) -> None:
+def _parser(**kwargs: Any) -> argparse.ArgumentParser:
+    """An ArgumentParser whose usage errors suggest the nearest option or choice, as git's and
+    Ruff's do: `diagnoser --jsno` ends with "did you mean '--json'?"."""
     import argparse
 
-    parser.add_argument(
-        "--lang", choices=LANGS, help="language of the answer (default: from the locale)"
-    )
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            near = _nearest_option(self, message)
+            super().error(f"{message}; did you mean '{near}'?" if near else message)
+
+    return Parser(**kwargs)
+
+
+def _nearest_option(parser: argparse.ArgumentParser, message: str) -> str | None:
+    """The option (or the option's value) an "unrecognized arguments" or "invalid choice" error
+    was probably meant to be, if one is close enough."""
+    import difflib
+
+    if message.startswith("unrecognized arguments: "):
+        known = [o for action in parser._actions for o in action.option_strings]
+        for word in message.removeprefix("unrecognized arguments: ").split():
+            if word.startswith("-"):
+                near = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.6)
+                if near:
+                    return near[0]
+        return None
+    found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)$", message)
+    if found:
+        choices = [c.strip().strip("'\"") for c in found.group(2).split(",")]
+        near = difflib.get_close_matches(found.group(1), choices, n=1, cutoff=0.6)
+        return near[0] if near else None
+    return None
+
+
+def _common(
+    parser: argparse.ArgumentParser, lang: str = "language of the answer (default: from the locale)"
+) -> None:
+    import argparse
+
+    parser.add_argument("--lang", choices=LANGS, help=lang)
     parser.add_argument("--kb", help=argparse.SUPPRESS)  # another kb/ directory (tests)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    import argparse
-
-    parser = argparse.ArgumentParser(
+    parser = _parser(
         prog="diagnoser",
         description="Explain a PyTorch error or training symptom from a traceback or a log.",
         epilog=EPILOG,
@@ -105,14 +145,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="base address of the guide the text output links to (env: DIAGNOSER_DOCS_URL)",
     )
     parser.add_argument("--version", action="version", version=f"diagnoser {__version__}")
-    _common(parser)
+    _common(parser, "language of the answer (default: Chinese if the locale or the input is)")
     return parser
 
 
 def build_command_parser(command: str) -> argparse.ArgumentParser:
     import argparse
 
-    parser = argparse.ArgumentParser(prog=f"diagnoser {command}", formatter_class=_formatter)
+    parser = _parser(prog=f"diagnoser {command}", formatter_class=_formatter)
     _common(parser)
     if command == "list":
         parser.add_argument("--group", choices=list(GROUPS), help="only this group")
@@ -150,6 +190,34 @@ def read_input(stream: BinaryIO) -> bytes:
     return read_log(stream, MAX_INPUT)
 
 
+def read_terminal(stdin: TextIO) -> bytes:
+    """What is pasted or typed on a terminal, up to one Ctrl-D.
+
+    A terminal reports Ctrl-D as a read that returns at once: empty on a line of its own, the
+    line's text so far after some text. A file object's read goes on reading until a read comes
+    back empty, so it needs two Ctrl-D after a last line without a newline, and more than one
+    read (read_input's blocks) asks for one Ctrl-D each. The terminal is read here line by line
+    instead: an empty read, or a line that does not end with a newline (in canonical mode only
+    Ctrl-D ends one so), ends the input."""
+    import io
+
+    try:
+        import termios
+    except ImportError:  # Windows: its console ends a read at Ctrl-Z, Enter
+        return read_input(stdin.buffer)
+    fd = stdin.fileno()
+    try:
+        canonical = bool(termios.tcgetattr(fd)[3] & termios.ICANON)
+    except termios.error:
+        canonical = False
+    lines = []
+    while chunk := os.read(fd, 65536):
+        lines.append(chunk)
+        if canonical and not chunk.endswith(b"\n"):
+            break
+    return read_input(io.BytesIO(b"".join(lines)))
+
+
 def _use_colour(no_color: bool) -> bool:
     return not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
 
@@ -167,10 +235,68 @@ def main(argv: list[str] | None = None) -> int:
             return triage(build_command_parser("triage").parse_args(argv[1:]))
         if argv and argv[0] in COMMANDS:
             return _command(argv[0], build_command_parser(argv[0]).parse_args(argv[1:]))
+        meant = mistyped_command(argv)
+        if meant:
+            print(
+                f"diagnoser: unknown command {argv[0]!r}; did you mean {meant!r}?", file=sys.stderr
+            )
+            return EXIT_USAGE
         return _diagnose(_plain_arguments(argv) or build_parser().parse_args(argv))
     except BrokenPipeError:  # `diagnoser ... | head`
         sys.stderr.close()
         return EXIT_MATCH
+    except KeyboardInterrupt:  # Ctrl-C: no traceback, the shell's own code for it
+        if sys.stderr.isatty():
+            print(file=sys.stderr)  # the prompt after the echoed ^C starts on a line of its own
+        return EXIT_INTERRUPTED
+
+
+def mistyped_command(argv: list[str]) -> str | None:
+    """The command that argv's first word misspells, or None when the words are to be read.
+
+    The rule: the first word is one edit from a command's name (a letter added, dropped or
+    changed, or two neighbours swapped: `shwo`, `lsit`, `rn`, `tirage`), it names no file, and
+    it stands alone or the word after it looks like what a command takes rather than like the
+    next word of a sentence: an option (`--group`), an id or a path (it holds one of `-/\\._:` or
+    a digit: `cuda-oom`, `train.py`, `logs/`) or an existing file. So `diagnoser shwo cuda-oom`
+    is a mistake, and `diagnoser runs out of memory`, `diagnoser lost the gradients` and
+    `diagnoser "run out of memory"` (one argument with spaces is never a command) are sentences.
+    An exact command name is always the command. Cheap: no import, no file looked at unless the
+    first word is a near miss."""
+    if not argv:
+        return None
+    word = argv[0]
+    if not (2 <= len(word) <= 8 and word.isascii() and word.isalpha() and word.islower()):
+        return None
+    near = next((c for c in COMMANDS if _one_edit(word, c)), None)
+    if near is None or os.path.exists(word):
+        return None
+    if len(argv) > 1:
+        after = argv[1]
+        if not (
+            after.startswith("-")
+            or any(c in after for c in "-/\\._:")
+            or any(c.isdigit() for c in after)
+            or os.path.exists(after)
+        ):
+            return None  # a sentence: `runs out of memory`
+    return near
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """a and b differ by one letter added, dropped or changed, or two neighbours swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def _plain_arguments(argv: list[str]) -> argparse.Namespace | None:
@@ -227,13 +353,18 @@ def _diagnose(args: argparse.Namespace) -> int:
     from .cleanup import decode
 
     lang = args.lang or default_lang()
-    name = " ".join(args.file)
+    what, name = _what_to_read(args.file)
     try:
-        if name == "-":
+        if what == "usage":
+            print(f"diagnoser: {name}", file=sys.stderr)
+            return EXIT_USAGE
+        if what == "stdin":
             if sys.stdin.isatty():  # nothing piped: say how to paste, or it looks hung
                 print(t("paste_hint", lang), file=sys.stderr)
-            data = read_input(sys.stdin.buffer)
-        elif _reads_as_text(args.file):
+                data = read_terminal(sys.stdin)
+            else:
+                data = read_input(sys.stdin.buffer)
+        elif what == "text":
             data = name.encode()
         else:
             with open(name, "rb") as f:
@@ -244,16 +375,59 @@ def _diagnose(args: argparse.Namespace) -> int:
     index = _index(args)
     if isinstance(index, int):
         return index
-    return _report(decode(data), index, args.format, lang, args.no_color, args.docs_url)
+    text = decode(data)
+    lang = args.lang or answer_lang(text)  # the hint spoke the locale's; the answer, the input's
+    return _report(text, index, args.format, lang, args.no_color, args.docs_url)
 
 
-def _reads_as_text(words: list[str]) -> bool:
-    """`diagnoser "loss is nan"`, `diagnoser loss is nan`, `diagnoser 显存不足`: no such file, and
-    words rather than a path (several of them, or a space or a CJK character in one)."""
+def _what_to_read(words: list[str]) -> tuple[str, str]:
+    """What the FILE words name: ("stdin", "-"), ("file", path), ("text", sentence), or
+    ("usage", what is wrong). Whether a path exists decides first, then the words' shape.
+
+    - `-`, or nothing: stdin.
+    - the words, joined by spaces, name an existing file: that file (`diagnoser my log.txt`);
+      a folder is triage's work, and so are several existing files.
+    - one word shaped like a path (no space; it starts like one, ends in an extension such as
+      `.log`, or holds a / or \\ and no Chinese): a file, reported as unreadable when it is
+      missing (`train.log`, `logs/out`, `日志/train.log`);
+    - any other single word is a sentence: one with a space or Chinese (`"loss is nan"`,
+      `"训练时 loss 变成 nan/inf"`, `"weights never change after optimizer.step"`), or a
+      bare word (`OOM`, `CUBLAS_STATUS_EXECUTION_FAILED`);
+    - several words (`diagnoser loss is nan`): a sentence, unless each of them is a path and
+      one exists: then they are logs for triage."""
     name = " ".join(words)
-    if os.path.exists(name) or (len(words) == 1 and re.search(r"[/\\]|\.\w{1,4}$", name)):
+    if words == ["-"]:
+        return "stdin", name
+    if os.path.isdir(name):
+        return "usage", f"{name} is a directory; to diagnose every log in it: {_triage([name])}"
+    if os.path.exists(name):
+        return "file", name
+    if len(words) == 1:
+        return ("file" if _path_shaped(name) else "text"), name
+    if any(os.path.exists(w) for w in words) and all(
+        os.path.exists(w) or _path_shaped(w) for w in words
+    ):
+        many = f"{len(words)} paths given, and diagnoser reads one log"
+        return "usage", f"{many}; to diagnose them together: {_triage(words)}"
+    return "text", name
+
+
+def _path_shaped(word: str) -> bool:
+    """A path rather than a word: no space, and it starts as paths do (/, ./, ~/, C:\\), ends in
+    a file extension (.log, .txt, .out), or holds a / or \\ among Latin letters."""
+    if re.search(r"\s", word):
         return False
-    return len(words) > 1 or bool(re.search(r"\s|[\u3000-\u9fff\uff00-\uffef]", name))
+    if re.match(r"(?:\.{0,2}[/\\]|~[/\\]|[A-Za-z]:[/\\])", word) or re.search(
+        r"\.[A-Za-z][A-Za-z0-9]{0,3}$", word
+    ):
+        return True
+    return bool(re.search(r"[/\\]", word)) and not re.search(r"[\u3000-\u9fff\uff00-\uffef]", word)
+
+
+def _triage(paths: list[str]) -> str:
+    import shlex
+
+    return shlex.join(["diagnoser", "triage", *paths])
 
 
 def _report(
@@ -280,8 +454,14 @@ def _report(
         else:
             out = to_prompt(diagnosis, lang, context)
     else:
+        from .wrap import terminal_width
+
         out = render.to_text(
-            diagnosis, lang, colour=_use_colour(no_color), docs_url=docs_url or render.DOCS_URL
+            diagnosis,
+            lang,
+            colour=_use_colour(no_color),
+            docs_url=docs_url or render.DOCS_URL,
+            width=terminal_width(sys.stdout),
         )
     sys.stdout.write(out)
     sys.stdout.flush()
@@ -322,9 +502,12 @@ def _command(command: str, args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     if command == "show":
+        from .render import DOCS_URL
         from .show import show
+        from .wrap import terminal_width
 
-        sys.stdout.write(show(entry, lang))
+        docs_url = os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL
+        sys.stdout.write(show(entry, lang, docs_url, width=terminal_width(sys.stdout)))
         return EXIT_MATCH
     from . import repro
 

@@ -44,6 +44,9 @@ HELP_ZH = {
         "文本输出里链接到的文档站地址（也可用环境变量 DIAGNOSER_DOCS_URL）"
     ),
     "language of the answer (default: from the locale)": "回答用的语言（默认取系统 locale）",
+    "language of the answer (default: Chinese if the locale or the input is)": (
+        "回答用的语言（默认：系统 locale 或输入的内容是中文时用中文，否则用英文）"
+    ),
     "only this group": "只列出这个分类",
     "id": "条目 id，例如 cuda-oom",
     "run the fixed code instead": "运行修好之后的代码",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 
@@ -37,9 +38,9 @@ UI: dict[str, dict[str, str]] = {
         "或者运行 `diagnoser list` 浏览全部条目。",
     },
     "paste_hint": {
-        "en": "Paste the traceback or log here, then end the input: Ctrl-D on a new line "
+        "en": "Paste the traceback or log here, then press Ctrl-D to end it "
         "(Windows: Ctrl-Z, then Enter).",
-        "zh": "把 traceback 或日志粘贴到这里，然后结束输入：在新的一行按 Ctrl-D"
+        "zh": "把 traceback 或日志粘贴到这里，然后按 Ctrl-D 结束输入"
         "（Windows 上按 Ctrl-Z 再回车）。",
     },
     "no_match_whole": {
@@ -63,6 +64,12 @@ UI: dict[str, dict[str, str]] = {
         "its traceback)",
         "zh": "（贴的内容在报错信息之前就断了；这是根据 traceback 里经过的库函数判断的）",
     },
+    "messages": {"en": "Known messages", "zh": "已知的报错信息"},
+    "messages_count": {
+        "en": "{count} known messages; the first {shown}:",
+        "zh": "已知的 {count} 条报错信息，这里是前 {shown} 条：",
+    },
+    "messages_all": {"en": "All of them: {url}", "zh": "全部：{url}"},
     "needs": {"en": "needs", "zh": "需要"},
     "more": {"en": "More", "zh": "详情"},
     # the guide's pages (sitegen.py)
@@ -190,3 +197,34 @@ def default_lang(environ: Mapping[str, str] = os.environ) -> str:
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
+
+
+# What is no prose in a paste: a traceback's frame lines, paths, and values quoted from the
+# user's data or code (`KeyError: '标签'`). Compiled when first needed: ASCII text never is.
+_NOT_PROSE = (
+    r'(?m)^[ \t]*File "[^"\n]*", line \d+.*$'  # File "/home/张伟/train.py", line 3, in <module>
+    r"|(?<!\S)[^\s/\\]*[/\\]\S*"  # /home/张伟/数据/train.csv, C:\\用户\\train.py
+    r"|'[^'\n]*'|\"[^\"\n]*\""  # 'a quoted value'
+)
+_HAN = "[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+CHINESE_AFTER = 2  # Han characters in the text's own words: 显存, 梯度 are questions in Chinese
+LOOK_AT = 1 << 16
+
+
+def is_chinese(text: str) -> bool:
+    """The text's own words are Chinese: it holds CHINESE_AFTER Han characters or more outside
+    frame lines, paths and quoted values, so an English traceback run from a folder with a
+    Chinese name, or about a Chinese dictionary key, is not. A long log is judged by its first
+    and last LOOK_AT characters."""
+    if text.isascii() or not re.search(_HAN, text):  # C-speed passes that stop at a hit
+        return False
+    if len(text) > 2 * LOOK_AT:
+        text = text[:LOOK_AT] + "\n" + text[-LOOK_AT:]
+    found = re.finditer(_HAN, re.sub(_NOT_PROSE, " ", text))
+    return sum(1 for _, _ in zip(range(CHINESE_AFTER), found, strict=False)) == CHINESE_AFTER
+
+
+def answer_lang(text: str, environ: Mapping[str, str] = os.environ) -> str:
+    """The language of an answer when --lang (or lang=) does not say: Chinese when the locale
+    says so (default_lang) or the question is written in Chinese (is_chinese), else English."""
+    return "zh" if default_lang(environ) == "zh" or is_chinese(text) else "en"

@@ -246,6 +246,16 @@ class Entry:
         return tuple(self.texts["see_also"])
 
     @property
+    def glance(self) -> dict[str, dict[str, str]]:
+        """The cause and the fix in one line each: {"cause": {"en", "zh"}, "fix": {...}}."""
+        return self.texts["glance"]  # type: ignore[no-any-return]
+
+    @property
+    def docs(self) -> list[dict[str, str]]:
+        """PyTorch's own pages on the topic, each {"title", "url"}."""
+        return self.texts["docs"]  # type: ignore[no-any-return]
+
+    @property
     def phrases(self) -> dict[str, list[str]]:
         """How users name the entry in a sentence, {"en": [...], "zh": [...]}."""
         return self.texts["phrases"]  # type: ignore[no-any-return]
@@ -515,8 +525,9 @@ def compile_kb(kb: Path | str) -> dict[str, Any]:
         for phrase in e.phrases.en + e.phrases.zh
         for word in re.findall(r"[a-z]{4,}", phrase.lower())
     ]
-    # What only the guide shows stays out of the index the diagnoser loads on every start.
-    dumped = [e.model_dump(mode="json", exclude={"glance", "rank", "docs"}) for e in entries]
+    # What only the guide uses stays out of the index; the glance lines and the docs links that
+    # `diagnoser show` prints are among the entry's texts, read only for the entry shown.
+    dumped = [e.model_dump(mode="json", exclude={"rank"}) for e in entries]
     signatures = [sig for entry in dumped for sig in entry["signatures"]]
     anchors = rarest_windows([required_literal(sig["pattern"]) for sig in signatures])
     for sig, anchor in zip(signatures, anchors, strict=True):
@@ -540,6 +551,8 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
             "reproduction": e["reproduction"],
             "examples": e["examples"],
             "see_also": e["see_also"],
+            "glance": e["glance"],
+            "docs": e["docs"],
             "phrases": e["phrases"],
             "explain": [s["explain"] for s in e["signatures"]],
             "evidence": symptoms["evidence"] if symptoms else [],

@@ -7,14 +7,13 @@ the tensors of the failing frames and the knowledge base's diagnosis, given as c
 
 from __future__ import annotations
 
-import re
-
 from .explain import explanation
 from .facts import Context
 from .i18n import colon
 from .match import Diagnosis
 from .parse import Error
-from .render import facts_lines, facts_of, notes
+from .render import code_span, facts_lines, facts_of, notes
+from .render import fence as _fence
 
 _MAX_TRACEBACK_LINES = 120
 
@@ -70,13 +69,6 @@ def _rebuilt_traceback(err: Error) -> str:
     return "\n".join(lines)
 
 
-def _fence(text: str, lang: str = "") -> list[str]:
-    """A code block whose fence is longer than any backtick run inside it."""
-    longest = max((len(run) for run in re.findall("`+", text)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return [fence + lang, text.rstrip("\n"), fence]
-
-
 def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     w = _WORDS[lang]
     c = colon(lang).strip()  # inside **bold**, no trailing space
@@ -106,7 +98,7 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
     facts = facts_of(diagnosis, best, context) if best else None
     if facts:
         out += [f"**{w['tensors']}{c}**", ""]
-        out += [f"- `{line}`" for line in facts_lines(facts)] + [""]
+        out += [f"- {code_span(line)}" for line in facts_lines(facts)] + [""]
     if context.environment:
         out += [f"**{w['environment']}{c}**", ""]
         out += [f"- {k}: {v}" for k, v in context.environment] + [""]
@@ -115,7 +107,7 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
         out += [w["no_diagnosis"], ""]
     else:
         entry = best.entry
-        out += [f"{entry.title[lang]} (`{entry.id}`)", ""]
+        out += [f"{entry.title[lang]} ({code_span(entry.id)})", ""]
         said = explanation(best, lang)
         if said:
             out += [said, ""]

@@ -8,9 +8,12 @@ from .i18n import colon, parens, t
 from .match import Diagnosis, Match
 from .parse import Error, Frame
 from .tensor_notes import tensor_notes
+from .wrap import columns, markdown, wrap
 
 TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up milliseconds
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from .report import ErrorReport, ModuleReport, Report, TensorReport, Where
 
 _MAX_OTHERS = 3
@@ -35,6 +38,36 @@ def _where(frame: Frame | None) -> Where | None:
 
 def _where_text(frame: Frame) -> str:
     return f"{frame.filename}:{frame.lineno}" + (f"  `{frame.line}`" if frame.line else "")
+
+
+def _where_markdown(frame: Frame) -> str:
+    """`path:line` — `source`: two code spans, never one inside the other."""
+    where = code_span(f"{frame.filename}:{frame.lineno}")
+    return where + (f" — {code_span(frame.line)}" if frame.line else "")
+
+
+def _longest_backticks(text: str) -> int:
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == "`" else 0
+        longest = max(longest, run)
+    return longest
+
+
+def code_span(text: str) -> str:
+    """Inline code that holds any text whole (CommonMark): its backtick fence is longer than any
+    run of backticks inside, and a space pads text that starts or ends with a backtick (or with
+    a space at both ends: CommonMark strips one from each side)."""
+    ticks = "`" * (_longest_backticks(text) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or text[:1] == text[-1:] == " " else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str, info: str = "") -> list[str]:
+    """A fenced code block that holds any text whole: its fence is longer than any backtick run
+    inside (a line of three backticks would close a ``` fence)."""
+    ticks = "`" * max(3, _longest_backticks(text) + 1)
+    return [ticks + info, text.rstrip("\n"), ticks]
 
 
 def _echoed(m: Match) -> str:
@@ -196,48 +229,79 @@ def to_text(
     colour: bool = False,
     docs_url: str = DOCS_URL,
     context: Context | None = None,
+    width: int | None = None,
 ) -> str:
+    """The diagnosis for a person. Each paragraph is one line; with a width (a terminal's: see
+    wrap.terminal_width), wrapped to it with hanging indents. Code is never wrapped."""
     s = _Style(colour)
     best = diagnosis.best
     if best is None:
-        return f"{t('no_match', lang)}\n{t(_no_match_hint(diagnosis), lang)}\n"
+        out = wrap(t("no_match", lang), width) + wrap(t(_no_match_hint(diagnosis), lang), width)
+        return "\n".join(out) + "\n"
     entry = best.entry
-    out = [f"{s.title(entry.title[lang])}  {s.dim(f'[{entry.id}, {best.score}]')}"]
+    out = _tagged(entry.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
     if best.method in ("fuzzy", "frames"):
-        out.append(s.dim(t(best.method, lang)))
+        out += [s.dim(line) for line in wrap(t(best.method, lang), width)]
     out += ["", s.heading(t("what", lang))]
     if best.error:
-        out.append(_indent(_echoed(best), "  "))
+        out += _lines(_echoed(best), width, "  ", "    ")
     said = _said(diagnosis, best, lang) or (None if best.error else entry.title[lang])
     if said:
-        out.append(_indent(said, "  → ", every_line=True))
+        out += _lines(said, width, "  → ", "    ")
     for note in notes(diagnosis, best, lang, context):
-        out.append(_indent(note, "  → ", every_line=True))
+        out += _lines(note, width, "  → ", "    ")
     where = _where_of(diagnosis, best)
     if where:
-        out.append(f"  {t('where', lang)}{colon(lang)}{_where_text(where)}")
+        out += _where_lines(where, f"{t('where', lang)}{colon(lang)}", width)
     facts = facts_of(diagnosis, best, context)
     if facts:
         out += ["", s.heading(t("tensors", lang))]
-        out += ["  " + line for line in facts_lines(facts)]
-    out += ["", s.heading(t("why", lang)), _indent(entry.cause[lang].strip(), "  ")]
-    out += ["", s.heading(t("fix", lang)), _indent_markdown(entry.fix[lang], s)]
+        out += [line for fact in facts_lines(facts) for line in wrap(fact, width, "  ", "    ")]
+    out += ["", s.heading(t("why", lang)), *markdown(entry.cause[lang], width, "  ")]
+    fix = markdown(entry.fix[lang], width, "  ", fences=False, code=s.code)
+    out += ["", s.heading(t("fix", lang)), *fix]
     out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best, lang))]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += ["", s.heading(t("others", lang))]
-        out += [f"  - {m.entry.title[lang]}  {s.dim(f'[{m.entry.id}, {m.score}]')}" for m in others]
-    out += ["", f"{t('more', lang)}{colon(lang)}{page_url(entry.id, lang, docs_url)}"]
+        for m in others:
+            out += _tagged(m.entry.title[lang], f"[{m.entry.id}, {m.score}]", width, s, "  - ")
+    out += ["", *wrap(f"{t('more', lang)}{colon(lang)}{page_url(entry.id, lang, docs_url)}", width)]
     return "\n".join(out) + "\n"
 
 
-def _indent(text: str, prefix: str, every_line: bool = False) -> str:
-    """textwrap.indent, whose import compiles five regexes (~1.5 ms of a start): the prefix
-    before each line, blank ones too when every_line."""
-    return "".join(
-        prefix + line if every_line or line.strip() else line
-        for line in text.splitlines(keepends=True)
-    )
+def _where_lines(frame: Frame, label: str, width: int | None) -> list[str]:
+    """`where: path:line  `source``; when that does not fit, the source on a line of its own."""
+    lines = wrap(label + _where_text(frame), width, "  ", "    ")
+    if len(lines) > 1 and frame.line:
+        where = wrap(f"{label}{frame.filename}:{frame.lineno}", width, "  ", "    ")
+        return where + wrap(f"`{frame.line}`", width, "    ")
+    return lines
+
+
+def _lines(text: str, width: int | None, first: str, rest: str) -> list[str]:
+    """Each line of text as a paragraph of its own, each after `first`."""
+    return [out for line in text.split("\n") for out in wrap(line, width, first, rest)]
+
+
+def _tagged(
+    text: str,
+    tag: str,
+    width: int | None,
+    s: _Style,
+    first: str = "",
+    style: Callable[[str], str] | None = None,
+) -> list[str]:
+    """A title and its dimmed `[id, score]` tag: the tag ends the title's last line when it fits
+    there, else it takes a line of its own."""
+    rest = " " * len(first) if first else ""
+    lines = wrap(text, width, first, rest)
+    shown = [style(line) if style else line for line in lines]
+    if width is None or columns(lines[-1]) + 2 + columns(tag) <= width:
+        shown[-1] += "  " + s.dim(tag)
+    else:
+        shown.append(rest + s.dim(tag))
+    return shown
 
 
 def _where_of(diagnosis: Diagnosis, m: Match) -> Frame | None:
@@ -255,17 +319,6 @@ def _repro_command(m: Match, lang: str) -> str:
     needs = [n for n in m.entry.reproduction["needs"] if n != "cpu"]
     aside = "  " + parens(", ".join(needs), lang) if needs else ""
     return f"diagnoser repro {m.entry.id}{aside}"
-
-
-def _indent_markdown(md: str, s: _Style) -> str:
-    """Markdown fences become indented code in the terminal; prose stays as written."""
-    lines, in_code = [], False
-    for line in md.strip().split("\n"):
-        if line.lstrip().startswith("```"):
-            in_code = not in_code
-            continue
-        lines.append("      " + s.code(line) if in_code else "  " + line)
-    return "\n".join(lines)
 
 
 def _environment_markdown(context: Context | None, lang: str) -> list[str]:
@@ -287,12 +340,12 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     out = [
         f"## {entry.title[lang]}",
         "",
-        f"`{entry.id}` · {best.score}",
+        f"{code_span(entry.id)} · {best.score}",
         "",
         f"### {t('what', lang)}",
     ]
     if best.error:
-        out += ["", "```", best.error.text, "```"]
+        out += ["", *fence(best.error.text)]
     out.append("")
     said = _said(diagnosis, best, lang)
     if said:
@@ -300,19 +353,20 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
     where = _where_of(diagnosis, best)
     if where:
-        out += [f"{t('where', lang)}{colon(lang)}`{_where_text(where)}`", ""]
+        out += [f"{t('where', lang)}{colon(lang)}{_where_markdown(where)}", ""]
     facts = facts_of(diagnosis, best, context)
     if facts:
         out += [f"### {t('tensors', lang)}", ""]
-        out += [f"- `{line}`" for line in facts_lines(facts)] + [""]
+        out += [f"- {code_span(line)}" for line in facts_lines(facts)] + [""]
     out += _environment_markdown(context, lang)
     out += [f"### {t('why', lang)}", "", entry.cause[lang].strip(), ""]
     out += [f"### {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
-    out += [f"### {t('reproduce', lang)}", "", f"`{_repro_command(best, lang)}`", ""]
+    out += [f"### {t('reproduce', lang)}", "", code_span(_repro_command(best, lang)), ""]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += [f"### {t('others', lang)}", ""]
         out += [
-            f"- {m.entry.title[lang]}{parens(f'`{m.entry.id}`, {m.score}', lang)}" for m in others
+            f"- {m.entry.title[lang]}{parens(f'{code_span(m.entry.id)}, {m.score}', lang)}"
+            for m in others
         ]
     return "\n".join(out).rstrip() + "\n"

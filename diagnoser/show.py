@@ -1,25 +1,37 @@
-"""`diagnoser show ID`: one entry in full, as Markdown a terminal reads well."""
+"""`diagnoser show ID`: one entry in full, as Markdown a terminal reads well.
+
+The explanation comes first (at a glance, why, how to fix, how to see it happen, PyTorch's own
+docs, related entries); the messages the entry is known by come last, a few of them, with how many
+there are and where the guide lists them all. Paragraphs are one line each, or wrapped to `width`
+(a terminal's) with hanging indents; code blocks keep their lines."""
 
 from __future__ import annotations
 
 from .groups import GROUPS
 from .i18n import colon, parens, t
 from .index import Entry
+from .render import DOCS_URL, page_url
+from .wrap import markdown, wrap
+
+MESSAGES_SHOWN = 3
 
 
-def show(entry: Entry, lang: str) -> str:
+def show(entry: Entry, lang: str, docs_url: str = DOCS_URL, width: int | None = None) -> str:
+    c = colon(lang)
+    glance = entry.glance
     out = [
-        f"# {entry.title[lang]}",
+        *wrap(f"# {entry.title[lang]}", width, "", "  "),
         "",
         f"id: {entry.id} · {GROUPS[entry.group][lang]} · {entry.kind}",
         "",
+        f"## {t('site_glance', lang)}",
+        "",
+        *wrap(f"{t('site_cause', lang)}{c}{glance['cause'][lang]}", width, "- "),
+        *wrap(f"{t('site_quick_fix', lang)}{c}{glance['fix'][lang]}", width, "- "),
+        "",
     ]
-    if entry.signatures:
-        out += [f"## {t('what', lang)}", ""]
-        out += [f"    {ex}".replace("\n", "\n    ") for ex in entry.examples]
-        out.append("")
-    out += [f"## {t('why', lang)}", "", entry.cause[lang].strip(), ""]
-    out += [f"## {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
+    out += [f"## {t('why', lang)}", "", *markdown(entry.cause[lang], width), ""]
+    out += [f"## {t('fix', lang)}", "", *markdown(entry.fix[lang], width), ""]
     needs = ", ".join(entry.reproduction["needs"])
     out += [
         f"## {t('reproduce', lang)}",
@@ -27,6 +39,26 @@ def show(entry: Entry, lang: str) -> str:
         f"    diagnoser repro {entry.id}   {parens(t('needs', lang) + colon(lang) + needs, lang)}",
         "",
     ]
+    if entry.docs:
+        out += [f"## {t('site_docs', lang)}", ""]
+        out += [
+            line
+            for doc in entry.docs
+            for line in wrap(f"{doc['title']}{c}{doc['url']}", width, "- ")
+        ]
+        out.append("")
     if entry.see_also:
         out += [f"## {t('related', lang)}", "", *(f"- {ref}" for ref in entry.see_also), ""]
+    if entry.signatures:
+        examples = entry.examples
+        out += [f"## {t('messages', lang)}", ""]
+        if len(examples) > MESSAGES_SHOWN:
+            count = t("messages_count", lang).format(count=len(examples), shown=MESSAGES_SHOWN)
+            out += [*wrap(count, width), ""]
+        for example in examples[:MESSAGES_SHOWN]:  # quoted as an indented block; long lines fold
+            out += [w for line in example.split("\n") for w in wrap(line, width, "    ", "      ")]
+        out.append("")
+        if len(examples) > MESSAGES_SHOWN:
+            url = page_url(entry.id, lang, docs_url)
+            out += [*wrap(t("messages_all", lang).format(url=url), width), ""]
     return "\n".join(out)

@@ -245,9 +245,25 @@ def test_chinese_labels_use_full_width_punctuation(matmul_output: str) -> None:
 
 
 def test_show_prints_the_whole_entry() -> None:
+    """Title, at a glance, cause, fix, reproduction, docs, related, then the known messages."""
     entry = ENTRIES[0]
     out = cli("show", entry.id, "--lang", "en").stdout
-    assert entry.title.en in out and entry.fix.en.strip().splitlines()[0] in out
+    parts = [
+        f"# {entry.title.en}",
+        "## At a glance",
+        entry.glance.cause.en,
+        "## Why it happens",
+        " ".join(entry.cause.en.split()[:6]),
+        "## How to fix it",
+        " ".join(entry.fix.en.split()[:6]),
+        f"diagnoser repro {entry.id}",
+        *(doc.url for doc in entry.docs),
+        *(f"- {ref}" for ref in entry.see_also),
+        "## Known messages",
+        entry.examples[0].split("\n")[0],
+    ]
+    at = [out.index(part) for part in parts]
+    assert at == sorted(at), list(zip(parts, at, strict=True))
     assert cli("show", "no-such-id").returncode == 2
 
 

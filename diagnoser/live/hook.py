@@ -40,7 +40,10 @@ def explain(exc: BaseException, *, lang: str | None = None, fmt: str = "text") -
             return
         stream = sys.stderr if fmt == "text" else sys.stdout
         colour = fmt == "text" and _colour(stream)
-        stream.write("\n" + render(live, chosen, fmt, colour=colour))
+        from ..wrap import terminal_width
+
+        width = terminal_width(stream) if fmt == "text" else None
+        stream.write("\n" + render(live, chosen, fmt, colour=colour, width=width))
         stream.flush()
     except BaseException as e:  # the one place that must swallow everything
         _say_failed(e, chosen)

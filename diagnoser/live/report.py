@@ -110,7 +110,13 @@ def diagnose_exception(
 
 
 def render(
-    live: LiveDiagnosis, lang: str, fmt: str, *, colour: bool = False, docs_url: str | None = None
+    live: LiveDiagnosis,
+    lang: str,
+    fmt: str,
+    *,
+    colour: bool = False,
+    docs_url: str | None = None,
+    width: int | None = None,
 ) -> str:
     from .. import render as r
     from ..prompt import to_prompt
@@ -122,5 +128,10 @@ def render(
     if fmt == "prompt":
         return to_prompt(live.diagnosis, lang, live.context)
     return r.to_text(
-        live.diagnosis, lang, colour=colour, docs_url=docs_url or r.DOCS_URL, context=live.context
+        live.diagnosis,
+        lang,
+        colour=colour,
+        docs_url=docs_url or r.DOCS_URL,
+        context=live.context,
+        width=width,
     )

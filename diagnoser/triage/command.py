@@ -103,8 +103,10 @@ def _render(report: object, index: object, fmt: str, lang: str, no_color: bool) 
         return output.to_markdown(report, index, lang)  # type: ignore[arg-type]
     if fmt == "html":
         return output.to_html(report, index, lang)  # type: ignore[arg-type]
+    from ..wrap import terminal_width
+
     colour = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
-    return output.to_text(report, index, lang, colour)  # type: ignore[arg-type]
+    return output.to_text(report, index, lang, colour, terminal_width(sys.stdout))  # type: ignore[arg-type]
 
 
 def _spark_reason(e: Exception) -> str:

@@ -12,6 +12,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # pathlib costs a start-up milliseconds
     from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 _COMPRESSED = (".gz", ".zst")
 
@@ -31,13 +32,48 @@ def run(
     else:
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(min(jobs, len(paths))) as pool:
+        with _pool(multiprocessing.get_context("spawn"), min(jobs, len(paths))) as pool:
             results = []
             for result, size in pool.imap(_scan_in_worker, tasks):
                 results.append(result)
                 if on_read:
                     on_read(size)
     return report(results)
+
+
+def _pool(context: Any, workers: int) -> Any:
+    """A pool whose workers leave Ctrl-C to this process, which stops them (`with pool`).
+
+    Ctrl-C reaches the whole process group, and a worker that raised KeyboardInterrupt would
+    print its traceback, even while it is still starting. So the workers are started while
+    SIGINT is ignored: an ignored signal stays ignored across exec, and Python then installs no
+    handler of its own. Meanwhile SIGINT is also blocked here, so that a Ctrl-C pressed then is
+    kept pending (a blocked signal is not discarded) and raised once the handler is back. The
+    resource tracker is started first: starting it unblocks SIGINT (bpo-33613)."""
+    import signal
+
+    try:
+        if hasattr(signal, "pthread_sigmask"):
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to set
+        return context.Pool(workers, _leave_ctrl_c)
+    try:
+        return context.Pool(workers, _leave_ctrl_c)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if hasattr(signal, "pthread_sigmask"):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _leave_ctrl_c() -> None:
+    """In each worker (started ignoring it already): Ctrl-C is the parent's to handle."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _scan(

@@ -89,7 +89,10 @@ def _summary(report: Report, lang: str) -> str:
     )
 
 
-def to_text(report: Report, index: Index, lang: str, colour: bool = False) -> str:
+def to_text(
+    report: Report, index: Index, lang: str, colour: bool = False, width: int | None = None
+) -> str:
+    """The groups' table, then the first failure's diagnosis (wrapped to width, a terminal's)."""
     if not report.groups:
         return _w("none", lang) + "\n"
     rows = [_header(lang), *_rows(report, index, lang)]
@@ -106,7 +109,8 @@ def to_text(report: Report, index: Index, lang: str, colour: bool = False) -> st
         g = report.first_failure
         rank = "" if g.first.rank is None else _w("of_rank", lang).format(rank=g.first.rank)
         out += ["", f"* {_w('first_failure', lang)}{_seen_text(g)}{rank}", ""]
-        out.append(render.to_text(first_diagnosis(g, index), lang, colour=colour).rstrip())
+        diagnosis = first_diagnosis(g, index)
+        out.append(render.to_text(diagnosis, lang, colour=colour, width=width).rstrip())
     return "\n".join(out) + "\n"
 
 
@@ -120,14 +124,14 @@ def to_markdown(report: Report, index: Index, lang: str) -> str:
     rows = _rows(report, index, lang)
     out = ["| " + " | ".join(_header(lang)) + " |", "|" + " --- |" * 5]
     for g, row in zip(report.groups, rows, strict=True):
-        row[0] = f"`{row[0]}`" if g.id else row[0]
+        row[0] = render.code_span(row[0]) if g.id else row[0]
         if g is report.first_failure:
             row[0] = f"**{row[0]}**"
         out.append("| " + " | ".join(cell(c) for c in row) + " |")
     out += ["", _summary(report, lang)]
     if report.first_failure is not None:
         g = report.first_failure
-        out += ["", f"## {_w('first_failure', lang)}`{_seen_text(g)}`", ""]
+        out += ["", f"## {_w('first_failure', lang)}{render.code_span(_seen_text(g))}", ""]
         out.append(render.to_markdown(first_diagnosis(g, index), lang))
     return "\n".join(out).rstrip() + "\n"
 
