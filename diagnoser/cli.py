@@ -47,7 +47,7 @@ exit codes:
   3    the knowledge base is invalid (the message names the file and field)
   130  interrupted (Ctrl-C)
   repro and run exit with the script's own code; 77 means the reproduction needs what this
-  machine lacks (a GPU, torchvision)
+  machine lacks (a GPU, torchvision, numpy)
 
 The language comes from --lang, else it is Chinese when LC_ALL / LC_MESSAGES / LANG say zh*
 or the input itself is written in Chinese (a few Chinese characters outside paths and frame
@@ -511,4 +511,4 @@ def _command(command: str, args: argparse.Namespace) -> int:
         return EXIT_MATCH
     from . import repro
 
-    return repro.run(entry, fixed=args.fixed)
+    return repro.run(entry, fixed=args.fixed, lang=lang)
