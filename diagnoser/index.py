@@ -53,6 +53,7 @@ _COMPILER = (
     "index.py",
     "groups.py",
     "symptoms.py",
+    "vocabulary.py",
     "anchor.py",
     "anchor_table.py",
     # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
@@ -515,7 +516,7 @@ def compile_kb(kb: Path | str) -> dict[str, Any]:
 
     from .anchor import rarest_windows, required_literal
     from .schema import load_kb  # pydantic, YAML and rapidfuzz only when the index is (re)built
-    from .symptoms import clean_vocabulary
+    from .vocabulary import clean_vocabulary
 
     entries = load_kb(Path(kb))
     words = [

@@ -23,7 +23,7 @@ from pydantic import (
 )
 
 from .groups import GROUPS
-from .symptoms import SIGNALS
+from .vocabulary import SIGNALS
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 EntryId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]

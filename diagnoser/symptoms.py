@@ -17,33 +17,6 @@ from .records import dataclass
 from .regex_cache import compile_cached
 from .training_log import Point, TrainingLog, finite
 
-# The values each detector can hand to an entry's evidence templates (checked by the schema).
-SIGNALS: dict[str, set[str]] = {
-    "nan": {"value", "at", "prev", "exploded_from", "first"},
-    "flat": {"metric", "first", "last", "n", "from_at", "to_at"},
-    "val-diverges": {
-        "train_from",
-        "train_to",
-        "val_best",
-        "val_best_at",
-        "val_last",
-        "val_last_at",
-        "train_acc",
-        "val_acc",
-    },
-    "zero": {"n", "from_at", "to_at", "printed"},
-    "negative": {"value", "at", "n"},
-    "grad-explodes": {"first", "first_at", "peak", "peak_at", "nonfinite_at"},
-    "grad-none": {"count", "params", "with_grad"},
-    "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},
-    "data-bound": {"pct", "gpu_util", "n"},
-    "oscillates": {"n", "low", "high", "from_at", "to_at"},
-    "underfit": {"loss_first", "loss_last", "acc", "at", "val_acc"},
-    "grad-vanishes": {"first_param", "first_norm", "last_param", "last_norm", "ratio"},
-    "bn-small-batch": {"batch_size", "train", "val", "metric", "at"},
-    "step-overhead": {"phase", "pct", "phase_ms", "fb_ms"},
-}
-
 
 @dataclass(frozen=True)
 class Finding:
@@ -522,21 +495,3 @@ def _may_be_typo_of(word: str, other: str) -> bool:
         and not word.startswith(other)
         and not other.startswith(word)
     )
-
-
-def clean_vocabulary(words: list[str]) -> frozenset[str]:
-    """The words typos are corrected towards, minus the typos among them: a word that a more
-    frequent word resembles closely is taken for a misspelling of it ("decresing")."""
-    from collections import Counter
-
-    from rapidfuzz import fuzz
-
-    counts = Counter(words)
-    keep = set()
-    for word, n in counts.items():
-        rivals = (
-            v for v, m in counts.items() if m > n and v[0] == word[0] and fuzz.ratio(word, v) >= 85
-        )
-        if next(rivals, None) is None:
-            keep.add(word)
-    return frozenset(keep)
