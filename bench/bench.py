@@ -246,7 +246,7 @@ def _per_call(fn: Callable[[str], object], text: str, seconds: float) -> float:
 
 
 def corpus() -> list[str]:
-    from diagnoser.index import load_index
+    from diagnoser.knowledge.index import load_index
 
     examples = [ex for e in load_index().entries for ex in e.examples]
     return [p.read_text(encoding="utf-8") for p in sorted(SAMPLE.parent.glob("*.txt"))] + examples

@@ -74,7 +74,7 @@ def at_exception(runs: int) -> None:
     from diagnoser.live import hook
 
     # As after any first use: the KB index is compiled and cached (bench.py does the same).
-    build = "from diagnoser.index import load_index; load_index()"
+    build = "from diagnoser.knowledge.index import load_index; load_index()"
     subprocess.run([sys.executable, "-c", build], check=True, cwd=ROOT)
     exc = _failing()
     hook.install(lang="en")

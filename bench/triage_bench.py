@@ -49,7 +49,7 @@ def _seconds(fn: object) -> float:
 
 def throughput(path: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    from diagnoser.index import load_index
+    from diagnoser.knowledge.index import load_index
     from diagnoser.triage.grouping import scan_file
 
     index = load_index()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from types import ModuleType
 
-__version__ = "0.1.0"
+from .knowledge import __version__ as __version__
 
 # Public name -> the submodule that defines it, imported on first use: `import diagnoser` must
 # not import torch, which the runtime helpers need. A new export is one line here (and one in the

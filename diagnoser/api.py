@@ -13,7 +13,7 @@ from functools import cache
 from . import render
 from .cleanup import decode
 from .i18n import LANGS, answer_lang
-from .index import Index, load_index
+from .knowledge.index import Index, load_index
 from .match import diagnose as _diagnose
 from .parse import parse as _parse
 from .report import ErrorReport, Report

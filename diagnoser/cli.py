@@ -7,9 +7,9 @@ import re
 import sys
 
 from . import __version__
-from .groups import GROUPS
 from .i18n import LANGS, answer_lang, default_lang, pad, t
-from .index import Index, load_index
+from .knowledge.groups import GROUPS
+from .knowledge.index import Index, load_index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

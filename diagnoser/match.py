@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .index import Entry, FrameSignature, Index, Signature
+from .knowledge.index import Entry, FrameSignature, Index, Signature
+from .knowledge.records import dataclass, field, replace
+from .knowledge.regex_cache import compile_cached
 from .parse import Error, Frame, Trace, parse
-from .records import dataclass, field, replace
-from .regex_cache import compile_cached
 from .sentence import described_symptoms, named_entries
 from .symptoms import detect, fold, normalise
 from .training_log import read as read_training_log

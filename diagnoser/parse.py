@@ -14,8 +14,8 @@ import re
 from functools import cached_property
 
 from .cleanup import normalise
-from .records import dataclass, field
-from .regex_cache import compile_cached
+from .knowledge.records import dataclass, field
+from .knowledge.regex_cache import compile_cached
 
 # Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .index import Entry, reproductions_dir
+from .knowledge.index import Entry, reproductions_dir
 
 # The script's exit code when the machine lacks what it needs (a GPU, torchvision, numpy): the
 # autotools "skipped" convention, which test runners and CI already understand.

@@ -15,14 +15,14 @@ from urllib.parse import quote
 
 from .cli import COMMANDS, build_command_parser, build_parser
 from .cli_zh import command_section
-from .groups import GROUPS
 from .i18n import t
-from .index import kb_dir
+from .knowledge.groups import GROUPS
+from .knowledge.index import kb_dir
+from .knowledge.schema import Entry, load_kb
 from .lint.docs import entry_section as rule_links
 from .lint.docs import write_rule_pages
 from .runtime.docs import entry_section as check_links
 from .runtime.docs import write_runtime_pages
-from .schema import Entry, load_kb
 
 # The repository behind the published site (repo_url in mkdocs.yml; a test keeps them equal).
 REPO_URL = "https://github.com/torch-diagnoser/torch-diagnoser"

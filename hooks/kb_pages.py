@@ -17,8 +17,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
+from diagnoser.knowledge.schema import load_kb
 from diagnoser.optional import MissingOptional, requires
-from diagnoser.schema import load_kb
 from diagnoser.sitegen import nav, search_words, write_pages
 
 
@@ -29,7 +29,7 @@ def _kb() -> Path | None:
 
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     # Runs before the i18n plugin's on_config (priority -100), which reads nav and its translations.
-    from diagnoser.index import kb_dir
+    from diagnoser.knowledge.index import kb_dir
 
     entries = load_kb(_kb() or kb_dir())
     config["nav"], zh = nav(entries)

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 # Each test process compiles its own index and regexes, never the developer's ~/.cache. Set before
-# diagnoser is imported: the compiled regexes are read at import (diagnoser/regex_cache.py).
+# diagnoser is imported: compiled regexes are read at import (diagnoser/knowledge/regex_cache.py).
 _CACHE = tempfile.mkdtemp(prefix="diagnoser-test-cache-")
 os.environ["DIAGNOSER_CACHE_DIR"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
 
-from diagnoser.index import Index, kb_dir, load_index, reproductions_dir  # noqa: E402
-from diagnoser.schema import Entry, load_kb  # noqa: E402
+from diagnoser.knowledge.index import Index, kb_dir, load_index, reproductions_dir  # noqa: E402
+from diagnoser.knowledge.schema import Entry, load_kb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRIES: list[Entry] = load_kb(kb_dir())  # an invalid kb/ fails collection, loudly

@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diagnoser.anchor_table import AnchorTable, build
-from diagnoser.index import _from_file, _to_file
+from diagnoser.knowledge.anchor_table import AnchorTable, build
+from diagnoser.knowledge.index import _from_file, _to_file
 
 # Letters that make runs shared between anchors and texts likely, some of them more than one
 # byte in UTF-8, as a Chinese wording's are.

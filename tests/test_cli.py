@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from diagnoser.cli import MAX_INPUT, build_parser, read_input
-from diagnoser.groups import GROUPS
-from diagnoser.index import kb_dir
+from diagnoser.knowledge.groups import GROUPS
+from diagnoser.knowledge.index import kb_dir
 
 from .conftest import ENTRIES, cli, run_reproduction
 

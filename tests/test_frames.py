@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
+from diagnoser.knowledge.schema import KBError, load_kb
 from diagnoser.match import diagnose
-from diagnoser.schema import KBError, load_kb
 
 from .test_kb import _broken_copy
 from .test_real import _read

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
+from diagnoser.knowledge.schema import Entry
 from diagnoser.match import diagnose
-from diagnoser.schema import Entry
 
 from .conftest import ROOT, entry_params
 from .test_real import _read

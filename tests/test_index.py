@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser import index as index_module
-from diagnoser.anchor import WINDOW, literal_choices
-from diagnoser.index import kb_dir, load_index
+from diagnoser.knowledge import index as index_module
+from diagnoser.knowledge.anchor import WINDOW, literal_choices
+from diagnoser.knowledge.index import kb_dir, load_index
 
 from .conftest import ROOT, run_reproduction
 
@@ -90,7 +90,7 @@ def test_text_path_imports_neither_torch_nor_pydantic(tmp_path: Path) -> None:
     modules = importtime()
     assert "diagnoser.match" in modules  # the measurement sees our own imports
     # nor rapidfuzz (the fuzzy stage only), hashlib or tempfile (compiling the index only), nor
-    # the standard modules that cost milliseconds each (diagnoser/records.py says why)
+    # the standard modules that cost milliseconds each (diagnoser/knowledge/records.py says why)
     heavy = {"torch", "pydantic", "yaml", "numpy", "rapidfuzz", "hashlib", "tempfile"}
     heavy |= {"dataclasses", "typing", "pathlib", "inspect"}
     # argparse (and the gettext lookups it makes), statistics, datetime, difflib: ~7 ms together,

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from diagnoser.anchor import literal_choices
-from diagnoser.index import Index, kb_dir, reproductions_dir
+from diagnoser.knowledge.anchor import literal_choices
+from diagnoser.knowledge.index import Index, kb_dir, reproductions_dir
+from diagnoser.knowledge.schema import Entry, KBError, Text, load_entry, load_kb
 from diagnoser.match import diagnose
-from diagnoser.schema import Entry, KBError, Text, load_entry, load_kb
 
 from .conftest import ENTRIES, entry_params
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser.cleanup import decode
-from diagnoser.index import Index, reproductions_dir
+from diagnoser.knowledge.index import Index, reproductions_dir
 from diagnoser.match import diagnose
 from diagnoser.parse import Frame, parse
 

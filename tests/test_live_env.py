@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
 from diagnoser.live.env import Env, check
 from tests.conftest import cli
 

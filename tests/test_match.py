@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
 from diagnoser.match import THRESHOLD, diagnose
 
 from .conftest import run_reproduction

@@ -64,3 +64,12 @@ def test_installed_diagnoser_works_outside_the_repository(wheel: Path, tmp_path:
 def test_wheel_says_the_package_is_typed(wheel: Path) -> None:
     """PEP 561: without py.typed, mypy ignores the annotations of an installed diagnoser."""
     assert "diagnoser/py.typed" in zipfile.ZipFile(wheel).namelist()
+
+
+def test_the_package_version_is_pyprojects() -> None:
+    import tomllib
+
+    import diagnoser
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert diagnoser.__version__ == project["version"]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser.explain import explanation
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
 from diagnoser.match import diagnose
 
 REAL = Path(__file__).parent / "data" / "real"

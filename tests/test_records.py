@@ -1,4 +1,4 @@
-"""diagnoser.records behaves as the standard dataclasses for what the text path uses."""
+"""diagnoser.knowledge.records behaves as the standard dataclasses for what the text path uses."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pickle
 
 import pytest
 
-from diagnoser import records
+from diagnoser.knowledge import records
 
 
 @records.dataclass(frozen=True)

@@ -30,7 +30,7 @@ import re._compiler
 calls = []
 original = re._compiler.compile
 re._compiler.compile = lambda p, f=0: (calls.append(p), original(p, f))[1]
-from diagnoser.regex_cache import compile_cached
+from diagnoser.knowledge.regex_cache import compile_cached
 patterns, texts = json.loads(sys.argv[1])
 found = []
 for pattern, flags in patterns:
@@ -79,7 +79,7 @@ def test_a_second_process_compiles_nothing_and_matches_the_same(tmp_path: Path) 
 def test_the_cached_pattern_equals_re_compile(tmp_path: Path) -> None:
     probe(tmp_path)  # fills the cache
     check = (
-        "import re; from diagnoser.regex_cache import compile_cached, _known; "
+        "import re; from diagnoser.knowledge.regex_cache import compile_cached, _known; "
         f"ps = {PATTERNS!r}; assert all(k in _known for k in ps); "
         "assert all(compile_cached(p, f) == re.compile(p, f) for p, f in ps)"
     )
@@ -125,7 +125,7 @@ def test_a_cold_diagnosis_compiles_no_pattern_the_second_time(tmp_path: Path) ->
     sample = (ROOT / "samples" / "shape-matmul.txt").read_bytes()
     check = (
         "import runpy, sys; sys.argv = ['diagnoser', '--json']\n"
-        "from diagnoser import regex_cache\n"
+        "from diagnoser.knowledge import regex_cache\n"
         "try:\n    runpy.run_module('diagnoser', run_name='__main__')\n"
         "except SystemExit:\n    pass\n"
         "sys.stderr.write(repr(sorted(p for p, _ in regex_cache._new)))"

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from diagnoser.schema import Entry
+from diagnoser.knowledge.schema import Entry
 
 from .conftest import cli, entry_params, run_reproduction, skip_if_needs
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from diagnoser.cleanup import decode
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
 from diagnoser.match import diagnose
 
 from .conftest import ENTRIES, ROOT, run_reproduction

@@ -11,9 +11,9 @@ from io import StringIO
 
 import pytest
 
+from diagnoser.knowledge.schema import load_kb
 from diagnoser.runtime.catalog import CHECKS, checks_for
 from diagnoser.runtime.docs import runtime_page
-from diagnoser.schema import load_kb
 from diagnoser.sitegen import entry_page
 
 from .conftest import ROOT

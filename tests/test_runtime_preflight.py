@@ -13,7 +13,7 @@ nn = torch.nn
 from torch.utils.data import DataLoader, Dataset, TensorDataset  # noqa: E402
 
 from diagnoser import preflight  # noqa: E402
-from diagnoser.index import load_index  # noqa: E402
+from diagnoser.knowledge.index import load_index  # noqa: E402
 from diagnoser.runtime.catalog import BY_ID, CHECKS  # noqa: E402
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diagnoser.anchor import literal_choices
-from diagnoser.index import Index
+from diagnoser.knowledge.anchor import literal_choices
+from diagnoser.knowledge.index import Index
 from diagnoser.sentence import described_symptoms, named_entries
 from diagnoser.symptoms import normalise
 

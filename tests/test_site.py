@@ -14,10 +14,10 @@ import yaml
 
 from diagnoser.cli import COMMANDS, build_command_parser, build_parser
 from diagnoser.cli_zh import untranslated
-from diagnoser.groups import GROUPS
-from diagnoser.index import kb_dir, reproductions_dir
+from diagnoser.knowledge.groups import GROUPS
+from diagnoser.knowledge.index import kb_dir, reproductions_dir
+from diagnoser.knowledge.schema import KBError, load_kb
 from diagnoser.render import DOCS_URL
-from diagnoser.schema import KBError, load_kb
 from diagnoser.sitegen import REPO_URL, entry_page, write_pages
 
 from .conftest import ENTRIES, ROOT, build

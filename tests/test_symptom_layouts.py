@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
 from diagnoser.match import diagnose
 
 from .conftest import run_reproduction

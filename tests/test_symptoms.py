@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from diagnoser.index import Index
+from diagnoser.knowledge.index import Index
+from diagnoser.knowledge.schema import Entry
 from diagnoser.match import diagnose
-from diagnoser.schema import Entry
 from diagnoser.symptoms import detect
 from diagnoser.training_log import read
 

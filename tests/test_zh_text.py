@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from diagnoser.index import kb_dir
+from diagnoser.knowledge.index import kb_dir
 
 GLOSSARY: dict[str, list[str]] = yaml.safe_load(
     (Path(__file__).parent / "data" / "zh_glossary.yaml").read_text(encoding="utf-8")

@@ -101,8 +101,8 @@ def main() -> int:
             file=sys.stderr,
         )
         return NEEDS_EXIT
-    from diagnoser.index import kb_dir, reproductions_dir
-    from diagnoser.schema import load_kb
+    from diagnoser.knowledge.index import kb_dir, reproductions_dir
+    from diagnoser.knowledge.schema import load_kb
 
     OUT.mkdir(parents=True, exist_ok=True)
     print(f"gpu-check on {device}")

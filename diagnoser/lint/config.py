@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..records import dataclass, field
+from ..knowledge.records import dataclass, field
 
 KEYS = ("select", "ignore", "exclude")
 

@@ -14,7 +14,7 @@ def _w(key: str, lang: str) -> str:
 
 
 def explain(rule: Rule, lang: str, kb: Path | None = None) -> str:
-    from ..index import load_index
+    from ..knowledge.index import load_index
 
     entry = load_index(kb).by_id.get(rule.entry)
     title = entry.title[lang] if entry else ""

@@ -11,8 +11,8 @@ import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..records import dataclass
-from ..regex_cache import compile_cached
+from ..knowledge.records import dataclass
+from ..knowledge.regex_cache import compile_cached
 from .context import Context
 from .rule import RULES, Finding, Rule
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 
-from ..records import dataclass, field
+from ..knowledge.records import dataclass, field
 
 TYPE_CHECKING = False  # `typing` and `dataclasses` cost ~9 ms of every lint's start
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from ..regex_cache import compile_cached
+from ..knowledge.regex_cache import compile_cached
 from .context import Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 

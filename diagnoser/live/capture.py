@@ -26,8 +26,8 @@ from types import FrameType, TracebackType
 from typing import Any
 
 from ..facts import Facts, ModuleFact, TensorFact
+from ..knowledge.records import replace  # TensorFact is a record (facts.py)
 from ..parse import Frame
-from ..records import replace  # TensorFact is a record (facts.py)
 
 _MAX_LOCALS = 2000
 _MAX_TENSORS = 16

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ..facts import Context, Facts
-from ..index import Index, load_index
+from ..knowledge.index import Index, load_index
 from ..match import Diagnosis, diagnose
 from ..parse import Error
 from . import env

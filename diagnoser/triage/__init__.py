@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 def triage(paths: list[str], *, jobs: int = 1, kb: Path | None = None) -> Report:
     """Group the errors of the files, folders and globs in `paths` (raises InputError for a path
     that names nothing)."""
-    from ..index import load_index
+    from ..knowledge.index import load_index
     from . import local
     from .inputs import expand
 

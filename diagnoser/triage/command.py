@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         print("diagnoser triage: -j needs a number of 1 or more", file=sys.stderr)
         return EXIT_USAGE
-    from ..index import load_index
+    from ..knowledge.index import load_index
 
     index = load_index(args.kb)
     lang = args.lang or default_lang()

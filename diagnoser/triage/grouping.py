@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from ..cleanup import decode
-from ..index import Index
+from ..knowledge.index import Index
+from ..knowledge.records import dataclass, field, replace  # not `dataclasses`: ~6 ms of every start
+from ..knowledge.regex_cache import compile_cached
 from ..mask import mask
 from ..match import Match, match
 from ..parse import Error, Trace, parse
-from ..records import dataclass, field, replace  # not `dataclasses`: ~6 ms of every start
-from ..regex_cache import compile_cached
 from ..symptoms import detect
 from ..training_log import read as read_training_log
 from .inputs import InputError, open_binary

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..index import Index, load_index
+from ..knowledge.index import Index, load_index
 from .grouping import FileResult, Report, report, scan_file
 from .inputs import display_name
 

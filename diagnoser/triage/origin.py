@@ -7,7 +7,7 @@ import os
 import re
 
 from ..cleanup import RANK_PREFIX
-from ..regex_cache import compile_cached
+from ..knowledge.regex_cache import compile_cached
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import render
 from ..explain import explanation
 from ..i18n import t
-from ..index import Index
+from ..knowledge.index import Index
 from ..match import Diagnosis, match
 from ..parse import Trace
 from .grouping import Group, Report

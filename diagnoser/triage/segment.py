@@ -18,7 +18,9 @@ import re
 from collections import deque
 
 from ..cleanup import decode
-from ..records import dataclass  # the plain diagnoser reads logs here: no `dataclasses` cost
+from ..knowledge.records import (
+    dataclass,  # the plain diagnoser reads logs here: no `dataclasses` cost
+)
 from .origin import by_rank
 
 TYPE_CHECKING = False  # nor `typing`'s

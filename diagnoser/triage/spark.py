@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..index import Index, load_index
+from ..knowledge.index import Index, load_index
 from ..optional import requires
 from .grouping import FileResult, Report, report, scan_binary
 from .inputs import decompressed, display_name

@@ -84,7 +84,7 @@ def test_fixtures_are_all_rules() -> None:
 def test_rules_catch_the_reproductions_bugs() -> None:
     """reproductions/<id>.py is real failing code (tests/test_reproductions.py runs it): what
     lint reports there must be the very entry the script reproduces."""
-    from diagnoser.index import reproductions_dir
+    from diagnoser.knowledge.index import reproductions_dir
 
     found = lint_paths([reproductions_dir()], list(RULES.values()))
     by_file = {Path(f.path).stem: f.entry for f in found}

@@ -43,19 +43,20 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
+# diagnoser/, the package: kb/ and reproductions/ are shipped inside it (or beside it in a checkout)
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Index.candidates looks this many texts up in the anchor table before it builds its automaton.
 AUTOMATON_AFTER = 8
 # The code that decides the index's shape, and that of the data other modules derive from it
-# (Index.derived): a change to it recompiles the index.
+# (Index.derived): a change to it recompiles the index. Paths are relative to the package.
 _COMPILER = (
-    "schema.py",
-    "index.py",
-    "groups.py",
+    "knowledge/schema.py",
+    "knowledge/index.py",
+    "knowledge/groups.py",
     "symptoms.py",
-    "vocabulary.py",
-    "anchor.py",
-    "anchor_table.py",
+    "knowledge/vocabulary.py",
+    "knowledge/anchor.py",
+    "knowledge/anchor_table.py",
     # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
     "match.py",
     "sentence.py",
@@ -65,14 +66,14 @@ _COMPILER = (
 )
 
 
-_PACKAGED_KB = os.path.join(_HERE, "kb")  # kb/ as shipped in the wheel
+_PACKAGED_KB = os.path.join(_PACKAGE, "kb")  # kb/ as shipped in the wheel
 
 
 def _default_kb() -> str:
     """kb/ as shipped in the wheel (diagnoser/kb), else the source checkout's top-level kb/."""
     if os.path.isdir(_PACKAGED_KB):
         return _PACKAGED_KB
-    return os.path.join(os.path.dirname(_HERE), "kb")
+    return os.path.join(os.path.dirname(_PACKAGE), "kb")
 
 
 def kb_dir() -> Path:
@@ -84,8 +85,8 @@ def kb_dir() -> Path:
 def reproductions_dir() -> Path:
     from pathlib import Path
 
-    packaged = Path(_HERE) / "reproductions"
-    return packaged if packaged.is_dir() else Path(_HERE).parent / "reproductions"
+    packaged = Path(_PACKAGE) / "reproductions"
+    return packaged if packaged.is_dir() else Path(_PACKAGE).parent / "reproductions"
 
 
 class Signature:
@@ -499,7 +500,7 @@ def _stamp(kb: str) -> str:
     start-up costs the same with 90 entries or 900; a kb/ being edited is checked file by file."""
     parts = [__version__, sys.version, os.path.abspath(kb)]
     for name in _COMPILER:
-        st = os.stat(os.path.join(_HERE, name))
+        st = os.stat(os.path.join(_PACKAGE, name))
         parts.append(f"{name} {st.st_size} {st.st_mtime_ns}")
     if kb == _PACKAGED_KB:
         parts.append(f"installed {os.stat(kb).st_mtime_ns}")
