@@ -255,7 +255,7 @@ def corpus() -> list[str]:
 def in_process(seconds_per_text: float = 0.02) -> None:
     sys.path.insert(0, str(ROOT))
     from diagnoser import diagnose
-    from diagnoser.parse import parse
+    from diagnoser.text.parse import parse
 
     texts = corpus()
     for text in texts:  # warm: regexes compiled, texts of the shown entries read

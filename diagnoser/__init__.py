@@ -6,14 +6,11 @@ The public API is imported lazily, so that `import diagnoser` costs nothing unti
     diagnose(text, lang=None)  # -> Report, what `diagnoser --json` prints
     parse(text)                # -> list[ErrorReport], the errors found in the text
 
-`diagnoser.parse` is that function, not the submodule of the same name: reach the module itself
-with `from diagnoser.parse import ...` or `sys.modules["diagnoser.parse"]`.
+The engine lives in three layers, bottom to top: diagnoser.knowledge (the compiled knowledge
+base), diagnoser.text (reading what users paste) and diagnoser.speak (answering them).
 """
 
 from __future__ import annotations
-
-import sys
-from types import ModuleType
 
 from .knowledge import __version__ as __version__
 
@@ -70,15 +67,3 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_EXPORTS})
-
-
-class _Package(ModuleType):
-    def __setattr__(self, name: str, value: object) -> None:
-        # Importing a submodule binds it on its package: diagnoser.parse (the module) would hide
-        # the function diagnoser.parse. Exported names keep their function.
-        if name in _EXPORTS and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import cache
 
 from . import render
-from .cleanup import decode
 from .i18n import LANGS, answer_lang
 from .knowledge.index import Index, load_index
-from .match import diagnose as _diagnose
-from .parse import parse as _parse
 from .report import ErrorReport, Report
+from .text.cleanup import decode
+from .text.match import diagnose as _diagnose
+from .text.parse import parse as _parse
 
 
 @cache

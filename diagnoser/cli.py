@@ -350,7 +350,7 @@ def _index(args: argparse.Namespace) -> Index | int:
 
 
 def _diagnose(args: argparse.Namespace) -> int:
-    from .cleanup import decode
+    from .text.cleanup import decode
 
     lang = args.lang or default_lang()
     what, name = _what_to_read(args.file)
@@ -439,7 +439,7 @@ def _report(
     docs_url: str | None = None,
 ) -> int:
     from . import render
-    from .match import diagnose
+    from .text.match import diagnose
 
     diagnosis = diagnose(text, index)
     if fmt == "json":

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from .explain import explanation
-from .facts import Context, Facts, ModuleFact, TensorFact
 from .i18n import colon, parens, t
-from .match import Diagnosis, Match
-from .parse import Error, Frame
 from .tensor_notes import tensor_notes
+from .text.facts import Context, Facts, ModuleFact, TensorFact
+from .text.match import Diagnosis, Match
+from .text.parse import Error, Frame
 from .wrap import columns, markdown, wrap
 
 TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up milliseconds

@@ -9,7 +9,7 @@ import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.knowledge.schema import KBError, load_kb
-from diagnoser.match import diagnose
+from diagnoser.text.match import diagnose
 
 from .test_kb import _broken_copy
 from .test_real import _read

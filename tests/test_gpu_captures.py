@@ -10,7 +10,7 @@ import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.knowledge.schema import Entry
-from diagnoser.match import diagnose
+from diagnoser.text.match import diagnose
 
 from .conftest import ROOT, entry_params
 from .test_real import _read

@@ -88,7 +88,7 @@ def test_text_path_imports_neither_torch_nor_pydantic(tmp_path: Path) -> None:
 
     importtime()  # the first run compiles the index (and may import pydantic to do so)
     modules = importtime()
-    assert "diagnoser.match" in modules  # the measurement sees our own imports
+    assert "diagnoser.text.match" in modules  # the measurement sees our own imports
     # nor rapidfuzz (the fuzzy stage only), hashlib or tempfile (compiling the index only), nor
     # the standard modules that cost milliseconds each (diagnoser/knowledge/records.py says why)
     heavy = {"torch", "pydantic", "yaml", "numpy", "rapidfuzz", "hashlib", "tempfile"}
@@ -101,8 +101,8 @@ def test_text_path_imports_neither_torch_nor_pydantic(tmp_path: Path) -> None:
 
 
 def test_start_up_reads_only_the_texts_of_the_entries_shown(kb_copy: Path) -> None:
-    from diagnoser.match import diagnose
     from diagnoser.render import to_json
+    from diagnoser.text.match import diagnose
 
     sample = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
     load_index(kb_copy)  # compiles; the next load reads the cache as a start-up does
@@ -174,7 +174,7 @@ def test_the_installed_kb_is_stamped_by_its_folder(
 
 
 def test_a_diagnosis_decodes_only_the_entries_it_needs(kb_copy: Path) -> None:
-    from diagnoser.match import diagnose
+    from diagnoser.text.match import diagnose
 
     index = load_index(kb_copy)
     text = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
@@ -193,7 +193,7 @@ def test_a_sentence_or_an_unknown_error_decodes_only_the_entries_it_needs(
 ) -> None:
     """The phrase search and the fuzzy stage compare with every entry's phrases and examples,
     kept beside the index (Index.derived); only the entries they point at are read."""
-    from diagnoser.match import diagnose
+    from diagnoser.text.match import diagnose
 
     diagnose(text, load_index(kb_copy))  # computes what is derived from the whole kb, once
     index = load_index(kb_copy)
@@ -289,7 +289,7 @@ def test_the_index_file_does_not_grow_in_objects_with_the_kb(kb_copy: Path) -> N
         path = kb_copy / f"added-{i:02d}.yaml"
         path.write_text(yaml.safe_dump(entry, allow_unicode=True), encoding="utf-8")
     assert loaded_objects() == before
-    from diagnoser.match import diagnose
+    from diagnoser.text.match import diagnose
 
     found = diagnose("RuntimeError: added failure 39: tensor went wrong", load_index(kb_copy))
     assert found.matches[0].entry.id == "added-39"
@@ -297,7 +297,7 @@ def test_the_index_file_does_not_grow_in_objects_with_the_kb(kb_copy: Path) -> N
 
 @pytest.mark.parametrize("damage", ["empty", "truncated", "garbage", "huge tail size"])
 def test_a_damaged_index_file_is_compiled_again(kb_copy: Path, damage: str) -> None:
-    from diagnoser.match import diagnose
+    from diagnoser.text.match import diagnose
 
     load_index(kb_copy)
     (path,) = (kb_copy.parent / "cache").glob("index-*.marshal")

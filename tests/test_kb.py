@@ -12,7 +12,7 @@ import yaml
 from diagnoser.knowledge.anchor import literal_choices
 from diagnoser.knowledge.index import Index, kb_dir, reproductions_dir
 from diagnoser.knowledge.schema import Entry, KBError, Text, load_entry, load_kb
-from diagnoser.match import diagnose
+from diagnoser.text.match import diagnose
 
 from .conftest import ENTRIES, entry_params
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser.cleanup import decode
 from diagnoser.knowledge.index import Index, reproductions_dir
-from diagnoser.match import diagnose
-from diagnoser.parse import Frame, parse
+from diagnoser.text.cleanup import decode
+from diagnoser.text.match import diagnose
+from diagnoser.text.parse import Frame, parse
 
 from .conftest import run_reproduction
 

@@ -11,8 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from diagnoser.facts import Facts  # noqa: E402
 from diagnoser.live.capture import capture  # noqa: E402
+from diagnoser.text.facts import Facts  # noqa: E402
 
 USER_FILE = "/home/ana/project/train.py"  # any path outside site-packages is the user's code
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser.knowledge.index import Index
-from diagnoser.match import THRESHOLD, diagnose
+from diagnoser.text.match import THRESHOLD, diagnose
 
 from .conftest import run_reproduction
 

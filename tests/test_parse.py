@@ -9,8 +9,8 @@ import textwrap
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diagnoser.cleanup import decode
-from diagnoser.parse import parse
+from diagnoser.text.cleanup import decode
+from diagnoser.text.parse import parse
 
 
 def _run(code: str) -> str:
@@ -126,6 +126,6 @@ _PIECES += ["[rank0]: ", "E   ", "INFO - ", "2024-01-01 12:00:00 ", "File", "x =
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from(_PIECES), max_size=6).map("".join))
 def test_a_line_that_starts_with_a_space_skips_the_prefix_regexes_rightly(line: str) -> None:
-    from diagnoser.cleanup import _strip_prefix, _strip_prefixes
+    from diagnoser.text.cleanup import _strip_prefix, _strip_prefixes
 
     assert _strip_prefix(line) == _strip_prefixes(line)

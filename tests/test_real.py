@@ -15,7 +15,7 @@ import pytest
 
 from diagnoser.explain import explanation
 from diagnoser.knowledge.index import Index
-from diagnoser.match import diagnose
+from diagnoser.text.match import diagnose
 
 REAL = Path(__file__).parent / "data" / "real"
 CASES = sorted(REAL.glob("*/*.txt"))

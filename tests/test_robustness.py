@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diagnoser.cleanup import decode
 from diagnoser.knowledge.index import Index
-from diagnoser.match import diagnose
+from diagnoser.text.cleanup import decode
+from diagnoser.text.match import diagnose
 
 from .conftest import ENTRIES, ROOT, run_reproduction
 

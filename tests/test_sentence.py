@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from diagnoser.knowledge.anchor import literal_choices
 from diagnoser.knowledge.index import Index
-from diagnoser.sentence import described_symptoms, named_entries
-from diagnoser.symptoms import normalise
+from diagnoser.text.sentence import described_symptoms, named_entries
+from diagnoser.text.symptoms import normalise
 
 from .conftest import ENTRIES
 from .test_symptoms import NO_SYMPTOM

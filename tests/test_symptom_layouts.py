@@ -12,7 +12,7 @@ import re
 import pytest
 
 from diagnoser.knowledge.index import Index
-from diagnoser.match import diagnose
+from diagnoser.text.match import diagnose
 
 from .conftest import run_reproduction
 

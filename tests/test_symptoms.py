@@ -10,9 +10,9 @@ import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.knowledge.schema import Entry
-from diagnoser.match import diagnose
-from diagnoser.symptoms import detect
-from diagnoser.training_log import read
+from diagnoser.text.match import diagnose
+from diagnoser.text.symptoms import detect
+from diagnoser.text.training_log import read
 
 from .conftest import ENTRIES, cli, entry_params, run_reproduction, skip_if_needs
 

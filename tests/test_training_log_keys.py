@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from diagnoser import training_log
 from diagnoser.knowledge.index import Index
-from diagnoser.training_log import _KEY_THEN_NUMBER, _KEYS, _NUM, canonical_key, read
+from diagnoser.text import training_log
+from diagnoser.text.training_log import _KEY_THEN_NUMBER, _KEYS, _NUM, canonical_key, read
 
 from .test_symptoms import FORMATS, HEALTHY
 

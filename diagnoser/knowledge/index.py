@@ -53,16 +53,16 @@ _COMPILER = (
     "knowledge/schema.py",
     "knowledge/index.py",
     "knowledge/groups.py",
-    "symptoms.py",
+    "text/symptoms.py",
     "knowledge/vocabulary.py",
     "knowledge/anchor.py",
     "knowledge/anchor_table.py",
     # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
-    "match.py",
-    "sentence.py",
-    "mask.py",
-    "parse.py",
-    "cleanup.py",
+    "text/match.py",
+    "text/sentence.py",
+    "text/mask.py",
+    "text/parse.py",
+    "text/cleanup.py",
 )
 
 

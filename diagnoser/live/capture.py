@@ -25,9 +25,9 @@ from itertools import islice
 from types import FrameType, TracebackType
 from typing import Any
 
-from ..facts import Facts, ModuleFact, TensorFact
 from ..knowledge.records import replace  # TensorFact is a record (facts.py)
-from ..parse import Frame
+from ..text.facts import Facts, ModuleFact, TensorFact
+from ..text.parse import Frame
 
 _MAX_LOCALS = 2000
 _MAX_TENSORS = 16

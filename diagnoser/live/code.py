@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import linecache
 
-from ..facts import Snippet
+from ..text.facts import Snippet
 
 RADIUS = 15
 

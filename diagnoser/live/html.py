@@ -8,10 +8,10 @@ import re
 from html import escape
 
 from ..explain import explanation
-from ..facts import Context
 from ..i18n import t
-from ..match import Diagnosis
 from ..render import DOCS_URL, facts_lines, facts_of, notes, page_url
+from ..text.facts import Context
+from ..text.match import Diagnosis
 
 _FENCE = re.compile(r"^```[\w+-]*\s*$")
 _INLINE_CODE = re.compile(r"`([^`]+)`")

@@ -8,10 +8,10 @@ import traceback
 from dataclasses import dataclass
 from functools import cache
 
-from ..facts import Context, Facts
 from ..knowledge.index import Index, load_index
-from ..match import Diagnosis, diagnose
-from ..parse import Error
+from ..text.facts import Context, Facts
+from ..text.match import Diagnosis, diagnose
+from ..text.parse import Error
 from . import env
 from .capture import capture
 from .code import read_snippet

@@ -179,7 +179,7 @@ def _no_forward(exc: BaseException, model: nn.Module) -> bool:
 def _explained(exc: BaseException) -> tuple[str | None, str]:
     """The entry the knowledge base gives for this exception, and its one-line summary."""
     from ..knowledge.index import load_index
-    from ..match import diagnose
+    from ..text.match import diagnose
 
     first = (str(exc).strip().split("\n") or [""])[0]
     summary = f"{type(exc).__name__}: {first}"[:300]

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
-from ..cleanup import decode
 from ..knowledge.index import Index
 from ..knowledge.records import dataclass, field, replace  # not `dataclasses`: ~6 ms of every start
 from ..knowledge.regex_cache import compile_cached
-from ..mask import mask
-from ..match import Match, match
-from ..parse import Error, Trace, parse
-from ..symptoms import detect
-from ..training_log import read as read_training_log
+from ..text.cleanup import decode
+from ..text.mask import mask
+from ..text.match import Match, match
+from ..text.parse import Error, Trace, parse
+from ..text.symptoms import detect
+from ..text.training_log import read as read_training_log
 from .inputs import InputError, open_binary
 from .origin import Rank, by_rank, rank_from_path, root_cause, timestamp
 from .segment import BLOCK, segments

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 import re
 
-from ..cleanup import RANK_PREFIX
 from ..knowledge.regex_cache import compile_cached
+from ..text.cleanup import RANK_PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

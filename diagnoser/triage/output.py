@@ -7,8 +7,8 @@ from .. import render
 from ..explain import explanation
 from ..i18n import t
 from ..knowledge.index import Index
-from ..match import Diagnosis, match
-from ..parse import Trace
+from ..text.match import Diagnosis, match
+from ..text.parse import Trace
 from .grouping import Group, Report
 from .origin import Rank
 

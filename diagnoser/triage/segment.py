@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 from collections import deque
 
-from ..cleanup import decode
 from ..knowledge.records import (
     dataclass,  # the plain diagnoser reads logs here: no `dataclasses` cost
 )
+from ..text.cleanup import decode
 from .origin import by_rank
 
 TYPE_CHECKING = False  # nor `typing`'s

@@ -13,8 +13,8 @@ import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
 
-from .knowledge.records import dataclass
-from .knowledge.regex_cache import compile_cached
+from ..knowledge.records import dataclass
+from ..knowledge.regex_cache import compile_cached
 from .training_log import Point, TrainingLog, finite
 
 

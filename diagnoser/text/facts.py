@@ -5,7 +5,7 @@ the text path leaves it empty."""
 from __future__ import annotations
 
 # The text path imports this module (render.py): records, not dataclasses, keeps its start fast.
-from .knowledge.records import dataclass
+from ..knowledge.records import dataclass
 
 
 @dataclass(frozen=True)

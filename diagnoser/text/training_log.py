@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 import re
 
-from .knowledge.records import dataclass, field
-from .knowledge.regex_cache import compile_cached
+from ..knowledge.records import dataclass, field
+from ..knowledge.regex_cache import compile_cached
 
 _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
 _SEGMENTS = compile_cached(r"\s*(?:\||,|;|\t| - | — )\s*")

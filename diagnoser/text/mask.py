@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .knowledge.regex_cache import compile_cached
+from ..knowledge.regex_cache import compile_cached
 
 _MASKS: list[tuple[str, re.Pattern[str]]] = [
     # an f-string's field, from a raise statement when the message itself was cut off

@@ -13,9 +13,9 @@ import keyword
 import re
 from functools import cached_property
 
+from ..knowledge.records import dataclass, field
+from ..knowledge.regex_cache import compile_cached
 from .cleanup import normalise
-from .knowledge.records import dataclass, field
-from .knowledge.regex_cache import compile_cached
 
 # Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000

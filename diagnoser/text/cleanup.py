@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .knowledge.regex_cache import compile_cached
+from ..knowledge.regex_cache import compile_cached
 
 # No line of a traceback is this long; cutting keeps every later regex linear on junk.
 MAX_LINE = 10_000

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from .knowledge.index import Index
-from .knowledge.regex_cache import compile_cached
+from ..knowledge.index import Index
+from ..knowledge.regex_cache import compile_cached
 from .symptoms import compact, fold
 
 TYPE_CHECKING = False
@@ -110,7 +110,7 @@ def _symptom_patterns(index: Index) -> tuple[Any, tuple[int, ...], tuple[tuple[s
 
 
 def _literals(patterns: tuple[tuple[str, str], ...]) -> list[list[str]]:
-    from .knowledge.anchor import literal_choices
+    from ..knowledge.anchor import literal_choices
 
     return [sorted(literal_choices(pattern)) for _, pattern in patterns]
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .knowledge.index import Entry, FrameSignature, Index, Signature
-from .knowledge.records import dataclass, field, replace
-from .knowledge.regex_cache import compile_cached
+from ..knowledge.index import Entry, FrameSignature, Index, Signature
+from ..knowledge.records import dataclass, field, replace
+from ..knowledge.regex_cache import compile_cached
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
 from .symptoms import detect, fold, normalise
