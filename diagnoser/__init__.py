@@ -20,10 +20,10 @@ from .knowledge import __version__ as __version__
 _EXPORTS = {
     "diagnose": "api",
     "parse": "api",
-    "Report": "report",
-    "MatchReport": "report",
-    "ErrorReport": "report",
-    "Where": "report",
+    "Report": "speak.report",
+    "MatchReport": "speak.report",
+    "ErrorReport": "speak.report",
+    "Where": "speak.report",
     "preflight": "runtime.preflight",
     "watch": "runtime.watch",
     "set_seed": "runtime.helpers",
@@ -42,16 +42,16 @@ if TYPE_CHECKING:
     from .live.hook import install as install
     from .live.ipython import load_ipython_extension as load_ipython_extension
     from .live.ipython import unload_ipython_extension as unload_ipython_extension
-    from .report import ErrorReport as ErrorReport
-    from .report import MatchReport as MatchReport
-    from .report import Report as Report
-    from .report import Where as Where
     from .runtime.helpers import lr_find as lr_find
     from .runtime.helpers import overfit_one_batch as overfit_one_batch
     from .runtime.helpers import set_seed as set_seed
     from .runtime.lightning_callback import DiagnoserCallback as DiagnoserCallback
     from .runtime.preflight import preflight as preflight
     from .runtime.watch import watch as watch
+    from .speak.report import ErrorReport as ErrorReport
+    from .speak.report import MatchReport as MatchReport
+    from .speak.report import Report as Report
+    from .speak.report import Where as Where
 
 
 def __getattr__(name: str) -> object:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from functools import cache
 
-from . import render
-from .i18n import LANGS, answer_lang
 from .knowledge.index import Index, load_index
-from .report import ErrorReport, Report
+from .speak import render
+from .speak.i18n import LANGS, answer_lang
+from .speak.report import ErrorReport, Report
 from .text.cleanup import decode
 from .text.match import diagnose as _diagnose
 from .text.parse import parse as _parse

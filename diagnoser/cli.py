@@ -7,9 +7,9 @@ import re
 import sys
 
 from . import __version__
-from .i18n import LANGS, answer_lang, default_lang, pad, t
 from .knowledge.groups import GROUPS
 from .knowledge.index import Index, load_index
+from .speak.i18n import LANGS, answer_lang, default_lang, pad, t
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -438,7 +438,7 @@ def _report(
     no_color: bool = False,
     docs_url: str | None = None,
 ) -> int:
-    from . import render
+    from .speak import render
     from .text.match import diagnose
 
     diagnosis = diagnose(text, index)
@@ -446,7 +446,7 @@ def _report(
         out = render.to_json(diagnosis, lang) + "\n"
     elif fmt in ("markdown", "prompt"):
         from .live.report import text_context
-        from .prompt import to_prompt
+        from .speak.prompt import to_prompt
 
         context = text_context(diagnosis, lang)
         if fmt == "markdown":
@@ -454,7 +454,7 @@ def _report(
         else:
             out = to_prompt(diagnosis, lang, context)
     else:
-        from .wrap import terminal_width
+        from .speak.wrap import terminal_width
 
         out = render.to_text(
             diagnosis,
@@ -502,9 +502,9 @@ def _command(command: str, args: argparse.Namespace) -> int:
         )
         return EXIT_USAGE
     if command == "show":
-        from .render import DOCS_URL
-        from .show import show
-        from .wrap import terminal_width
+        from .speak.render import DOCS_URL
+        from .speak.show import show
+        from .speak.wrap import terminal_width
 
         docs_url = os.environ.get("DIAGNOSER_DOCS_URL") or DOCS_URL
         sys.stdout.write(show(entry, lang, docs_url, width=terminal_width(sys.stdout)))

@@ -24,8 +24,8 @@ def command(entry: Entry, *, fixed: bool) -> list[str]:
 
 def run(entry: Entry, *, fixed: bool, lang: str | None = None) -> int:
     if not _installed("torch"):  # found without importing it: that takes seconds
-        from .i18n import default_lang
-        from .optional import message
+        from .speak.i18n import default_lang
+        from .speak.optional import message
 
         line = message("diagnoser repro", "torch", "torch", lang or default_lang())
         print(line, file=sys.stderr)

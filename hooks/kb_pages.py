@@ -18,8 +18,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
 from diagnoser.knowledge.schema import load_kb
-from diagnoser.optional import MissingOptional, requires
 from diagnoser.sitegen import nav, search_words, write_pages
+from diagnoser.speak.optional import MissingOptional, requires
 
 
 def _kb() -> Path | None:

@@ -34,8 +34,8 @@ def skip(reason: str) -> NoReturn:
 
 def not_installed(package: str, extra: str) -> NoReturn:
     """Skip for a package that is not installed, saying what to install in the words of
-    diagnoser/optional.py (the scripts run without diagnoser, so they are repeated here; a test
-    keeps the two the same)."""
+    diagnoser/speak/optional.py (the scripts run without diagnoser, so they are repeated here; a
+    test keeps the two the same)."""
     skip(
         f"this reproduction needs {package}, which is not installed: pip install {package} "
         f"(in a clone of torch-diagnoser: pip install '.[{extra}]')"

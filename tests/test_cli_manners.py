@@ -515,7 +515,7 @@ def test_piped_output_has_each_paragraph_on_one_line() -> None:
 
 
 def test_wrap_breaks_latin_at_spaces_and_chinese_between_characters() -> None:
-    from diagnoser.wrap import columns, join, wrap
+    from diagnoser.speak.wrap import columns, join, wrap
 
     assert wrap("the quick brown fox", None) == ["the quick brown fox"]
     assert wrap("the quick brown fox", 10) == ["the quick", "brown fox"]
@@ -546,7 +546,7 @@ def test_wrap_breaks_latin_at_spaces_and_chinese_between_characters() -> None:
 
 
 def test_markdown_keeps_lists_code_and_tables() -> None:
-    from diagnoser.wrap import markdown
+    from diagnoser.speak.wrap import markdown
 
     md = (
         "A paragraph that the YAML\nbroke in two.\n\n"
@@ -606,7 +606,7 @@ _MARKS = st.sampled_from(["，", "。", "（", "）", "：", "、"])
 def test_wrap_keeps_every_word_in_order_within_the_width(
     words: list[str], glue: list[str], width: int, prefixes: tuple[str, str]
 ) -> None:
-    from diagnoser.wrap import _pieces, columns, wrap
+    from diagnoser.speak.wrap import _pieces, columns, wrap
 
     # words side by side, or apart: Latin ones apart (glued, two Latin words would be one)
     text = words[0]
@@ -639,7 +639,7 @@ def test_the_text_answer_imports_no_textwrap(tmp_path: Path) -> None:
     names = [line.rsplit("|", 1)[-1] for line in proc.stderr.splitlines() if "|" in line]
     # what the interpreter's start-up imported (site, an editable install's finder) is not ours
     imported = {name.strip() for name in names[names.index(" site") + 1 :]}
-    assert "diagnoser.wrap" in imported
+    assert "diagnoser.speak.wrap" in imported
     assert not imported & {"textwrap", "argparse", "difflib", "shutil", "termios"}
 
 

@@ -101,7 +101,7 @@ def test_text_path_imports_neither_torch_nor_pydantic(tmp_path: Path) -> None:
 
 
 def test_start_up_reads_only_the_texts_of_the_entries_shown(kb_copy: Path) -> None:
-    from diagnoser.render import to_json
+    from diagnoser.speak.render import to_json
     from diagnoser.text.match import diagnose
 
     sample = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")

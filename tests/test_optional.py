@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser.knowledge.index import reproductions_dir
-from diagnoser.optional import MissingOptional, install_hint, message, requires
+from diagnoser.speak.optional import MissingOptional, install_hint, message, requires
 
 from .conftest import ENTRIES, NEEDS_EXIT, ROOT
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from diagnoser.explain import explanation
 from diagnoser.knowledge.index import Index
+from diagnoser.speak.explain import explanation
 from diagnoser.text.match import diagnose
 
 REAL = Path(__file__).parent / "data" / "real"

@@ -13,12 +13,12 @@ import pytest
 import yaml
 
 from diagnoser.cli import COMMANDS, build_command_parser, build_parser
-from diagnoser.cli_zh import untranslated
 from diagnoser.knowledge.groups import GROUPS
 from diagnoser.knowledge.index import kb_dir, reproductions_dir
 from diagnoser.knowledge.schema import KBError, load_kb
-from diagnoser.render import DOCS_URL
 from diagnoser.sitegen import REPO_URL, entry_page, write_pages
+from diagnoser.speak.cli_zh import untranslated
+from diagnoser.speak.render import DOCS_URL
 
 from .conftest import ENTRIES, ROOT, build
 
@@ -258,7 +258,9 @@ def test_the_publishing_workflow_builds_what_make_site_builds() -> None:
 
 def test_the_chinese_cli_page_is_in_chinese(built_site: Path) -> None:
     parsers = [build_parser(), *(build_command_parser(c) for c in COMMANDS)]
-    assert untranslated(parsers) == []  # add the new command or argument to diagnoser/cli_zh.py
+    assert (
+        untranslated(parsers) == []
+    )  # add the new command or argument to diagnoser/speak/cli_zh.py
     zh = (built_site / "zh" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "show this help message" not in zh and "显示帮助并退出" in zh
     for command in COMMANDS:

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..i18n import default_lang
+    from ..speak.i18n import default_lang
     from . import RULES, lint_paths, select_rules
     from .config import ConfigError, load_config
     from .engine import unknown_codes

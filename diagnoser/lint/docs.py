@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..i18n import colon, t
+from ..speak.i18n import colon, t
 from .rule import RULES, Rule
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
 
-from ..i18n import t
+from ..speak.i18n import t
 
 
 @dataclass(frozen=True)
@@ -231,7 +231,7 @@ def rows(env: Env, lang: str) -> list[tuple[str, str]]:
 
 
 def report(env: Env, findings: list[Finding], lang: str, docs_url: str) -> str:
-    from ..render import page_url
+    from ..speak.render import page_url
 
     width = max(len(k) for k, _ in rows(env, lang))
     lines = [f"{k:<{width}}  {v}" for k, v in rows(env, lang)]
@@ -250,7 +250,7 @@ def command(lang: str, *, as_json: bool = False) -> int:
     import os
     from dataclasses import asdict
 
-    from ..render import DOCS_URL
+    from ..speak.render import DOCS_URL
 
     found = collect()
     findings = check(found)

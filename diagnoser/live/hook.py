@@ -29,7 +29,7 @@ def explain(exc: BaseException, *, lang: str | None = None, fmt: str = "text") -
     Nothing is written when no entry applies: the traceback alone says as much."""
     if not isinstance(exc, Exception):  # KeyboardInterrupt, SystemExit: nothing to explain
         return
-    from ..i18n import default_lang
+    from ..speak.i18n import default_lang
 
     chosen = lang or default_lang()
     try:
@@ -40,7 +40,7 @@ def explain(exc: BaseException, *, lang: str | None = None, fmt: str = "text") -
             return
         stream = sys.stderr if fmt == "text" else sys.stdout
         colour = fmt == "text" and _colour(stream)
-        from ..wrap import terminal_width
+        from ..speak.wrap import terminal_width
 
         width = terminal_width(stream) if fmt == "text" else None
         stream.write("\n" + render(live, chosen, fmt, colour=colour, width=width))
@@ -57,7 +57,7 @@ def _colour(stream: Any) -> bool:
 
 
 def _say_failed(e: BaseException, lang: str) -> None:
-    from ..i18n import t
+    from ..speak.i18n import t
 
     try:
         sys.stderr.write(t("hook_failed", lang).format(error=f"{type(e).__name__}: {e}") + "\n")

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from html import escape
 
-from ..explain import explanation
-from ..i18n import t
-from ..render import DOCS_URL, facts_lines, facts_of, notes, page_url
+from ..speak.explain import explanation
+from ..speak.i18n import t
+from ..speak.render import DOCS_URL, facts_lines, facts_of, notes, page_url
 from ..text.facts import Context
 from ..text.match import Diagnosis
 

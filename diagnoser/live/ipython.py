@@ -15,11 +15,11 @@ from html import escape
 from types import TracebackType
 from typing import Any
 
-from ..i18n import LANGS, default_lang, t
+from ..speak.i18n import LANGS, default_lang, t
 
 
 def _bundle(exc: BaseException, lang: str, *, always: bool) -> dict[str, str] | None:
-    from .. import render
+    from ..speak import render
     from .html import to_html
     from .report import diagnose_exception
 

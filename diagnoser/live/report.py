@@ -118,8 +118,8 @@ def render(
     docs_url: str | None = None,
     width: int | None = None,
 ) -> str:
-    from .. import render as r
-    from ..prompt import to_prompt
+    from ..speak import render as r
+    from ..speak.prompt import to_prompt
 
     if fmt == "json":
         return r.to_json(live.diagnosis, lang, live.context) + "\n"

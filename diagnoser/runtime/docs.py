@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..i18n import t
+from ..speak.i18n import t
 from .catalog import CHECKS, checks_for
 
 

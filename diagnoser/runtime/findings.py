@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import default_lang
+from ..speak.i18n import default_lang
 from .catalog import BY_ID, CHECKS, ERROR, INFO, WARNING, Check
 
 _MARK = {ERROR: "✗", WARNING: "!", INFO: "i"}
@@ -44,7 +44,7 @@ class Finding:
     def url(self, lang: str = "en") -> str | None:
         if self.entry is None:
             return None
-        from ..render import page_url
+        from ..speak.render import page_url
 
         return page_url(self.entry, lang)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..optional import requires
+from ..speak.optional import requires
 
 with requires("torch", extra="torch", feature="diagnoser.set_seed, lr_find and overfit_one_batch"):
     import torch

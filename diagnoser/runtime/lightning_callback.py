@@ -13,14 +13,14 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ..optional import requires
+from ..speak.optional import requires
 
 with requires("lightning.pytorch", extra="lightning", feature="diagnoser.DiagnoserCallback"):
     import lightning.pytorch as pl
 with requires("torch", extra="torch", feature="diagnoser.DiagnoserCallback"):
     import torch
 
-from ..i18n import default_lang
+from ..speak.i18n import default_lang
 from .findings import Report
 from .preflight import preflight
 from .watch import Watch

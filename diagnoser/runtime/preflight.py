@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..optional import requires
+from ..speak.optional import requires
 
 with requires("torch", extra="torch", feature="diagnoser.preflight"):
     import torch

@@ -19,7 +19,7 @@ from collections import deque
 from types import TracebackType
 from typing import Any, TextIO
 
-from ..optional import requires
+from ..speak.optional import requires
 
 with requires("torch", extra="torch", feature="diagnoser.watch"):
     import torch

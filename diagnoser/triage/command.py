@@ -6,8 +6,8 @@ import os
 import re
 import sys
 
-from ..i18n import default_lang
-from ..optional import MissingOptional, install_hint
+from ..speak.i18n import default_lang
+from ..speak.optional import MissingOptional, install_hint
 from .inputs import InputError, check_decompressors, expand
 
 TYPE_CHECKING = False
@@ -103,7 +103,7 @@ def _render(report: object, index: object, fmt: str, lang: str, no_color: bool) 
         return output.to_markdown(report, index, lang)  # type: ignore[arg-type]
     if fmt == "html":
         return output.to_html(report, index, lang)  # type: ignore[arg-type]
-    from ..wrap import terminal_width
+    from ..speak.wrap import terminal_width
 
     colour = not no_color and "NO_COLOR" not in os.environ and sys.stdout.isatty()
     return output.to_text(report, index, lang, colour, terminal_width(sys.stdout))  # type: ignore[arg-type]

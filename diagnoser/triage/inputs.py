@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from ..optional import MissingOptional, requires
+from ..speak.optional import MissingOptional, requires
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a start-up milliseconds

@@ -3,10 +3,10 @@ self-contained HTML page with the table and a timeline of the failures per rank.
 
 from __future__ import annotations
 
-from .. import render
-from ..explain import explanation
-from ..i18n import t
 from ..knowledge.index import Index
+from ..speak import render
+from ..speak.explain import explanation
+from ..speak.i18n import t
 from ..text.match import Diagnosis, match
 from ..text.parse import Trace
 from .grouping import Group, Report

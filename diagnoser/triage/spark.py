@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..knowledge.index import Index, load_index
-from ..optional import requires
+from ..speak.optional import requires
 from .grouping import FileResult, Report, report, scan_binary
 from .inputs import decompressed, display_name
 from .origin import rank_from_path

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .text.facts import Facts, ModuleFact, TensorFact
-from .text.match import Match
+from ..text.facts import Facts, ModuleFact, TensorFact
+from ..text.match import Match
 
 _MAX_NAMES = 4
 _FLOATS = ("float16", "bfloat16", "float32", "float64")

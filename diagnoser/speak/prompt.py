@@ -7,13 +7,13 @@ the tensors of the failing frames and the knowledge base's diagnosis, given as c
 
 from __future__ import annotations
 
+from ..text.facts import Context
+from ..text.match import Diagnosis
+from ..text.parse import Error
 from .explain import explanation
 from .i18n import colon
 from .render import code_span, facts_lines, facts_of, notes
 from .render import fence as _fence
-from .text.facts import Context
-from .text.match import Diagnosis
-from .text.parse import Error
 
 _MAX_TRACEBACK_LINES = 120
 

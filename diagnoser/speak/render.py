@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from ..text.facts import Context, Facts, ModuleFact, TensorFact
+from ..text.match import Diagnosis, Match
+from ..text.parse import Error, Frame
 from .explain import explanation
 from .i18n import colon, parens, t
 from .tensor_notes import tensor_notes
-from .text.facts import Context, Facts, ModuleFact, TensorFact
-from .text.match import Diagnosis, Match
-from .text.parse import Error, Frame
 from .wrap import columns, markdown, wrap
 
 TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up milliseconds

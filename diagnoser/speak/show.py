@@ -7,9 +7,9 @@ there are and where the guide lists them all. Paragraphs are one line each, or w
 
 from __future__ import annotations
 
+from ..knowledge.groups import GROUPS
+from ..knowledge.index import Entry
 from .i18n import colon, parens, t
-from .knowledge.groups import GROUPS
-from .knowledge.index import Entry
 from .render import DOCS_URL, page_url
 from .wrap import markdown, wrap
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .text.match import Match
+from ..text.match import Match
 
 # YAML folding joins lines with a space; between two Chinese characters that space is wrong.
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
