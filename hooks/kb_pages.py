@@ -1,5 +1,5 @@
-"""mkdocs hook: generate the pages from kb/ before every build (see diagnoser/sitegen.py), put the
-entries into the navigation by group, and point each entry's "edit" button at its YAML.
+"""mkdocs hook: generate the pages from kb/ before every build (see diagnoser/guide/sitegen.py),
+put the entries into the navigation by group, and point each entry's "edit" button at its YAML.
 
 DIAGNOSER_KB names another kb/ directory (the tests build the site from a modified copy)."""
 
@@ -17,8 +17,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
+from diagnoser.guide.sitegen import nav, search_words, write_pages
 from diagnoser.knowledge.schema import load_kb
-from diagnoser.sitegen import nav, search_words, write_pages
 from diagnoser.speak.optional import MissingOptional, requires
 
 

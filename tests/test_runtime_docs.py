@@ -11,10 +11,10 @@ from io import StringIO
 
 import pytest
 
+from diagnoser.guide.sitegen import entry_page
 from diagnoser.knowledge.schema import load_kb
 from diagnoser.runtime.catalog import CHECKS, checks_for
 from diagnoser.runtime.docs import runtime_page
-from diagnoser.sitegen import entry_page
 
 from .conftest import ROOT
 

@@ -13,10 +13,10 @@ import pytest
 import yaml
 
 from diagnoser.cli import COMMANDS, build_command_parser, build_parser
+from diagnoser.guide.sitegen import REPO_URL, entry_page, write_pages
 from diagnoser.knowledge.groups import GROUPS
 from diagnoser.knowledge.index import kb_dir, reproductions_dir
 from diagnoser.knowledge.schema import KBError, load_kb
-from diagnoser.sitegen import REPO_URL, entry_page, write_pages
 from diagnoser.speak.cli_zh import untranslated
 from diagnoser.speak.render import DOCS_URL
 

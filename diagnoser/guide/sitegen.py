@@ -13,16 +13,16 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from .cli import COMMANDS, build_command_parser, build_parser
-from .knowledge.groups import GROUPS
-from .knowledge.index import kb_dir
-from .knowledge.schema import Entry, load_kb
-from .lint.docs import entry_section as rule_links
-from .lint.docs import write_rule_pages
-from .runtime.docs import entry_section as check_links
-from .runtime.docs import write_runtime_pages
-from .speak.cli_zh import command_section
-from .speak.i18n import t
+from ..cli import COMMANDS, build_command_parser, build_parser
+from ..knowledge.groups import GROUPS
+from ..knowledge.index import kb_dir
+from ..knowledge.schema import Entry, load_kb
+from ..lint.docs import entry_section as rule_links
+from ..lint.docs import write_rule_pages
+from ..runtime.docs import entry_section as check_links
+from ..runtime.docs import write_runtime_pages
+from ..speak.cli_zh import command_section
+from ..speak.i18n import t
 
 # The repository behind the published site (repo_url in mkdocs.yml; a test keeps them equal).
 REPO_URL = "https://github.com/torch-diagnoser/torch-diagnoser"
