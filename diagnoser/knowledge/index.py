@@ -380,15 +380,14 @@ class Index:
 
         The first texts are looked up in the anchor table (anchor_table.py), which needs no
         set-up. From the AUTOMATON_AFTER-th text on, one Aho-Corasick pass over all anchors,
-        built once (~1 ms for hundreds of anchors), finds them in a few times less. Either way
-        the cost grows with the text, not with the number of signatures."""
+        built once (~1 ms for hundreds of anchors), finds them in a few times less (without
+        pyahocorasick, the table serves every text). Either way the cost grows with the text,
+        not with the number of signatures."""
         self._searches += 1
-        if self._searches < AUTOMATON_AFTER:
+        if self._searches < AUTOMATON_AFTER or self._automaton is None:
             targets = self._anchors.search(lowered)
-        elif len(self._anchors):
-            targets = [t for _end, sigs in self._automaton.iter(lowered) for t in sigs]
         else:
-            targets = []
+            targets = [t for _end, sigs in self._automaton.iter(lowered) for t in sigs]
         found = set(self._unanchored)
         found.update(targets)
         return [(self.entry(p >> _SIGNATURE_BITS), self._signature(p)) for p in sorted(found)]
@@ -398,14 +397,13 @@ class Index:
 
     @cached_property
     def _automaton(self) -> Any:
-        """Each anchor, with the signatures that have it (a tuple of _pack's ints)."""
-        import ahocorasick
+        """Each anchor, with the signatures that have it (a tuple of _pack's ints); None without
+        anchors or without pyahocorasick, where the anchor table serves every text."""
+        from .substrings import automaton
 
-        automaton = ahocorasick.Automaton(ahocorasick.STORE_ANY)
-        for number, word in enumerate(self._anchors.words()):
-            automaton.add_word(word, tuple(self._anchors.targets(number)))
-        automaton.make_automaton()
-        return automaton
+        anchors = self._anchors
+        words = {word: tuple(anchors.targets(n)) for n, word in enumerate(anchors.words())}
+        return automaton(words, or_scan=False)
 
 
 class _Records:

@@ -10,6 +10,7 @@ from functools import cache
 
 from ..knowledge.index import Index
 from ..knowledge.regex_cache import compile_cached
+from ..knowledge.substrings import automaton
 from .symptoms import compact, fold
 
 TYPE_CHECKING = False
@@ -21,7 +22,7 @@ def named_entries(sentence: str, index: Index) -> set[str]:
     """The entries one of whose phrases the sentence contains, as whole words. The longer phrase
     wins: "batch size mismatch" names batch-size-mismatch, not the "size mismatch" inside it."""
     text = compact(sentence)
-    automaton = _phrase_automaton(index)
+    automaton = _phraseautomaton(index)
     found: dict[str, set[str]] = {}
     # every occurrence of every phrase, overlapping ones too
     for end, (phrase, entry_ids) in automaton.iter(text) if automaton else ():
@@ -37,13 +38,13 @@ def named_entries(sentence: str, index: Index) -> set[str]:
 
 
 @cache
-def _phrase_automaton(index: Index) -> Any:
+def _phraseautomaton(index: Index) -> Any:
     """Every entry's phrases, compacted as sentences are: phrase -> (phrase, the ids of the
     entries that use it). None when there is no phrase (an automaton without words cannot
     search)."""
     # Reading every entry's phrases means reading every entry's texts: done once per index.
     phrases = index.derived("sentence-phrases", lambda: _compact_phrases(index))
-    return _automaton({phrase: (phrase, tuple(ids)) for phrase, ids in phrases})
+    return automaton({phrase: (phrase, tuple(ids)) for phrase, ids in phrases})
 
 
 def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
@@ -106,23 +107,10 @@ def _symptom_patterns(index: Index) -> tuple[Any, tuple[int, ...], tuple[tuple[s
             by_literal.setdefault(literal, []).append(i)
         if not choices:
             always.append(i)
-    return _automaton({k: tuple(v) for k, v in by_literal.items()}), tuple(always), patterns
+    return automaton({k: tuple(v) for k, v in by_literal.items()}), tuple(always), patterns
 
 
 def _literals(patterns: tuple[tuple[str, str], ...]) -> list[list[str]]:
     from ..knowledge.anchor import literal_choices
 
     return [sorted(literal_choices(pattern)) for _, pattern in patterns]
-
-
-def _automaton(words: dict[str, Any]) -> Any:
-    """An Aho-Corasick automaton that reports each word's value, or None without words."""
-    if not words:
-        return None
-    import ahocorasick
-
-    automaton = ahocorasick.Automaton()
-    for word, value in words.items():
-        automaton.add_word(word, value)
-    automaton.make_automaton()
-    return automaton
