@@ -39,7 +39,7 @@ from .user_cache import cache_dir, write_atomically
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
     from typing import Any
 
@@ -414,7 +414,7 @@ class _Records:
     def __init__(
         self,
         path: str,
-        kb: str,
+        kb: tuple[str, ...],  # the folders it was compiled from
         ids: bytes | memoryview,
         compiled: dict[str, dict[str, dict[str, Any]]] | None = None,
     ) -> None:
@@ -509,15 +509,17 @@ def _stamp(kb: str) -> str:
     return "\n".join(parts)
 
 
-def compile_kb(kb: Path | str) -> dict[str, Any]:
-    """Validate kb/ (raises schema.KBError) and return the index as plain JSON data."""
+def compile_kb(kb: Path | str | Sequence[str]) -> dict[str, Any]:
+    """Validate kb/ (or kb/ and a team's own folders: raises schema.KBError) and return the index
+    as plain JSON data."""
     from pathlib import Path
 
     from .anchor import rarest_windows, required_literal
     from .schema import load_kb  # pydantic, YAML and rapidfuzz only when the index is (re)built
     from .vocabulary import clean_vocabulary
 
-    entries = load_kb(Path(kb))
+    folders = [kb] if isinstance(kb, (str, os.PathLike)) else kb
+    entries = load_kb([Path(folder) for folder in folders])
     words = [
         word
         for e in entries
@@ -655,24 +657,31 @@ def _from_file(raw: bytes) -> dict[str, Any]:
 
 
 def load_index(kb: Path | str | None = None) -> Index:
-    kb = os.fspath(kb) if kb is not None else _default_kb()
-    stamp = _stamp(kb)
-    # Named after kb/'s path, then its stamp: each kb/ keeps one index, the newest.
-    kb_key = zlib.crc32(os.path.abspath(kb).encode())
+    """The index of `kb`, or of the installed kb/ and the team's own folders (plugins.py)."""
+    folders: tuple[str, ...]
+    if kb is not None:
+        folders = (os.fspath(kb),)
+    else:
+        from .plugins import extra_kb_dirs
+
+        folders = (_default_kb(), *extra_kb_dirs())
+    stamp = "\n\n".join(map(_stamp, folders))
+    # Named after the folders' paths, then its stamp: each set of folders keeps one index.
+    kb_key = zlib.crc32("\0".join(map(os.path.abspath, folders)).encode())
     base = os.path.join(cache_dir(), f"index-{kb_key:08x}-{zlib.crc32(stamp.encode()):08x}")
     try:
         with open(base + ".marshal", "rb") as f:
             data = _from_file(f.read())  # marshal.load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
-            return Index(data, _Records(base + ".records", kb, data["ids"]))
+            return Index(data, _Records(base + ".records", folders, data["ids"]))
     except (OSError, ValueError, EOFError, TypeError, KeyError):
         pass
-    matching, texts = _split(compile_kb(kb))
+    matching, texts = _split(compile_kb(folders))
     compiled = _records(matching, texts)
     records, entry_spans = _records_file(matching["entries"], compiled)
     stored = _stored(matching, entry_spans, stamp)
     _write_cache(base, stored, records)
-    return Index(stored, _Records(base + ".records", kb, stored["ids"], compiled))
+    return Index(stored, _Records(base + ".records", folders, stored["ids"], compiled))
 
 
 def _records_file(

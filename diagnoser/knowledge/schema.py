@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
@@ -254,12 +255,22 @@ def load_entry(path: Path) -> Entry:
     return entry
 
 
-def load_kb(kb_dir: Path) -> list[Entry]:
-    """Every entry in kb_dir, validated together: ids unique, every see_also resolves."""
-    files = sorted(kb_dir.glob("*.yaml"))
-    if not files:
-        raise KBError(f"{kb_dir}: no knowledge-base files (*.yaml) found")
+def load_kb(kb_dirs: Path | Sequence[Path]) -> list[Entry]:
+    """Every entry in the folder (or folders: the installed kb/, then a team's own), validated
+    together: ids unique across them, every see_also resolves."""
+    folders = [kb_dirs] if isinstance(kb_dirs, Path) else list(kb_dirs)
+    files = []
+    for folder in folders:
+        found = sorted(folder.glob("*.yaml"))
+        if not found:
+            raise KBError(f"{folder}: no knowledge-base files (*.yaml) found")
+        files += found
     entries = [load_entry(f) for f in files]
+    seen: dict[str, Path] = {}
+    for path, entry in zip(files, entries, strict=True):
+        if entry.id in seen:
+            raise KBError(f"{path}: id: {entry.id!r} is already {seen[entry.id]}'s")
+        seen[entry.id] = path
     ids = {e.id for e in entries}
     ranked: dict[int, Path] = {}
     for path, entry in zip(files, entries, strict=True):

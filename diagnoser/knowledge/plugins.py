@@ -1,0 +1,84 @@
+"""A team's own families, without forking: knowledge-base folders besides the one installed with
+the package, validated and indexed with it (the same schema, the same cache).
+
+- DIAGNOSER_KB_PATH: folders of entries (*.yaml), separated by os.pathsep (":" or ";").
+- The entry point group `torch_diagnoser.kb`: an installed package declares, in its
+  pyproject.toml,
+
+      [project.entry-points."torch_diagnoser.kb"]
+      myteam = "myteam_diagnoser"
+
+  and ships its entries in that package's folder, or in a kb/ folder inside it. The package is
+  found, never imported: no plugin code runs inside the diagnoser.
+
+Finding entry points reads every installed distribution's metadata (milliseconds), too slow
+for every start-up: what was found is kept in the cache folder, with the modification times of
+the folders on sys.path. Installing or removing a package changes its site-packages folder's,
+so the next start looks again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import sys
+
+from .user_cache import cache_dir, write_atomically
+
+GROUP = "torch_diagnoser.kb"
+ENV = "DIAGNOSER_KB_PATH"
+
+
+def extra_kb_dirs() -> list[str]:
+    """The folders of extra entries, in order: DIAGNOSER_KB_PATH's, then the plugins'."""
+    named = [os.path.abspath(p) for p in os.environ.get(ENV, "").split(os.pathsep) if p]
+    return named + [d for d in _plugin_dirs() if d not in named]
+
+
+def _plugin_dirs() -> list[str]:
+    key = _sys_path_key()
+    path = os.path.join(cache_dir(), "plugins.marshal")
+    try:
+        with open(path, "rb") as f:
+            kept_key, dirs = marshal.loads(f.read())
+        if kept_key == key:
+            return list(dirs)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    dirs = _find_plugin_dirs()
+    with contextlib.suppress(OSError):  # unwritable: looked for again next time
+        write_atomically(path, marshal.dumps((key, dirs)))
+    return dirs
+
+
+def _sys_path_key() -> list[tuple[str, int]]:
+    key = []
+    for entry in sys.path:
+        try:
+            key.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            key.append((entry, -1))
+    return key
+
+
+def _find_plugin_dirs() -> list[str]:
+    import importlib.util
+    from importlib.metadata import entry_points
+
+    dirs = []
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        try:
+            spec = importlib.util.find_spec(point.module)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is None:
+            print(f"diagnoser: plugin {point.name!r}: no package {point.module!r}", file=sys.stderr)
+            continue
+        if spec.submodule_search_locations:
+            folder = next(iter(spec.submodule_search_locations))
+        else:
+            folder = os.path.dirname(spec.origin or "")
+        kb = os.path.join(folder, "kb")
+        dirs.append(os.path.abspath(kb if os.path.isdir(kb) else folder))
+    return dirs
