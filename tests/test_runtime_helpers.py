@@ -28,6 +28,19 @@ def _loader() -> DataLoader:
     return DataLoader(TensorDataset(x, (x[:, 0] > 0).long() + 2 * (x[:, 1] > 0).long()), 16)
 
 
+def _quiet_trainer(lightning: Any, callback: object, **limits: int) -> Any:
+    """A Trainer on the CPU that writes nothing: no logger, checkpoints, progress bar or summary."""
+    return lightning.Trainer(
+        callbacks=[callback],
+        logger=False,
+        enable_checkpointing=False,
+        enable_progress_bar=False,
+        enable_model_summary=False,
+        accelerator="cpu",
+        **limits,
+    )
+
+
 def test_import_diagnoser_does_not_import_torch() -> None:
     code = "import sys, diagnoser; diagnoser.__version__; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -119,15 +132,7 @@ def test_lightning_callback_runs_preflight_and_watch(capsys: pytest.CaptureFixtu
             return torch.optim.SGD(self.parameters(), lr=0.1)
 
     callback = diagnoser.DiagnoserCallback(every=1)
-    trainer = lightning.Trainer(
-        max_epochs=1,
-        callbacks=[callback],
-        logger=False,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        accelerator="cpu",
-    )
+    trainer = _quiet_trainer(lightning, callback, max_epochs=1)
     trainer.fit(Module(), _loader())
     report = callback.report
     assert report is not None and [f.check for f in report.findings] == ["grad.none"]
@@ -160,15 +165,7 @@ def _fit_without_forward(*, nan: bool, as_dict: bool) -> object:
             return torch.optim.Adam(self.parameters(), lr=1e-3)
 
     callback = diagnoser.DiagnoserCallback(every=1)
-    trainer = lightning.Trainer(
-        max_steps=2,
-        callbacks=[callback],
-        logger=False,
-        enable_checkpointing=False,
-        enable_progress_bar=False,
-        enable_model_summary=False,
-        accelerator="cpu",
-    )
+    trainer = _quiet_trainer(lightning, callback, max_steps=2)
     trainer.fit(LitAutoEncoder(), _loader())
     return callback
 
