@@ -129,4 +129,17 @@ def test_an_installed_plugin_package_adds_its_entries(tmp_path: Path) -> None:
         proc = cli("--json", stdin=MESSAGE, env=env)
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout)["matches"][0]["id"] == "myteam-shard-missing"
-    assert (tmp_path / "cache" / "plugins.marshal").exists()
+    assert len(list((tmp_path / "cache").glob("plugins-*.marshal"))) == 1
+
+
+def test_each_environment_keeps_its_own_plugin_list(tmp_path: Path) -> None:
+    """Two interpreters sharing one cache (a venv and the system's, alternating) do not make each
+    other look for plugins again at every start."""
+    env = {"DIAGNOSER_CACHE_DIR": str(tmp_path)}
+    cli("list", env=env)
+    cli("list", env={**env, "PYTHONPATH": str(tmp_path / "elsewhere")})
+    lists = sorted(tmp_path.glob("plugins-*.marshal"))
+    assert len(lists) == 2
+    before = [p.stat().st_mtime_ns for p in lists]
+    cli("list", env=env)
+    assert [p.stat().st_mtime_ns for p in lists] == before

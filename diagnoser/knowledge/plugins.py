@@ -11,10 +11,10 @@ the package, validated and indexed with it (the same schema, the same cache).
   and ships its entries in that package's folder, or in a kb/ folder inside it. The package is
   found, never imported: no plugin code runs inside the diagnoser.
 
-Finding entry points reads every installed distribution's metadata (milliseconds), too slow
-for every start-up: what was found is kept in the cache folder, with the modification times of
-the folders on sys.path. Installing or removing a package changes its site-packages folder's,
-so the next start looks again.
+Finding entry points reads every installed distribution's metadata (~25 ms), too slow for every
+start-up: what was found is kept in the cache folder, one file per sys.path (each environment,
+each venv, keeps its own), with the modification times of its folders. Installing or removing a
+package changes its site-packages folder's, so the next start looks again.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import contextlib
 import marshal
 import os
 import sys
+import zlib
 
 from .user_cache import cache_dir, write_atomically
 
@@ -38,7 +39,8 @@ def extra_kb_dirs() -> list[str]:
 
 def _plugin_dirs() -> list[str]:
     key = _sys_path_key()
-    path = os.path.join(cache_dir(), "plugins.marshal")
+    where = zlib.crc32("\0".join(sys.path).encode())
+    path = os.path.join(cache_dir(), f"plugins-{where:08x}.marshal")
     try:
         with open(path, "rb") as f:
             kept_key, dirs = marshal.loads(f.read())
