@@ -570,7 +570,11 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                 ],
                 "frames": [[f["calls"], f["source"]] for f in e.get("frames") or ()],
                 "symptoms": symptoms
-                and {"patterns": symptoms["patterns"], "log_signal": symptoms["log_signal"]},
+                and {
+                    "patterns": symptoms["patterns"],
+                    "log_signal": symptoms["log_signal"],
+                    "narrows": symptoms.get("narrows") or [],
+                },
             }
         )
     return {"entries": entries, "vocabulary": data["vocabulary"]}, texts

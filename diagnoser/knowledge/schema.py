@@ -127,11 +127,14 @@ class Symptoms(Strict):
     """How a training behaviour with no exception is recognised: in a sentence, by `patterns`
     (searched in the lower-cased, typo-corrected text), and in a training log by the detector named
     `log_signal`, whose findings fill the `evidence` templates (the first template whose values
-    are all known is used)."""
+    are all known is used). `narrows`: the symptom entries this one is a narrower case of (an
+    oscillating loss is a loss that does not converge; training slow with the GPU busy is slow
+    training): a sentence that describes both is about this one, which ranks first."""
 
     patterns: list[NonEmpty] = Field(min_length=1)
     log_signal: NonEmpty | None = None
     evidence: list[Text] = Field(default_factory=list)
+    narrows: list[EntryId] = Field(default_factory=list)
 
     _check_patterns = field_validator("patterns")(lambda v: [_compile(p) for p in v])
 
@@ -284,4 +287,7 @@ def load_kb(kb_dirs: Path | Sequence[Path]) -> list[Entry]:
                 raise KBError(f"{path}: see_also[{i}]: no entry with id {ref!r}")
             if ref == entry.id:
                 raise KBError(f"{path}: see_also[{i}]: an entry cannot refer to itself")
+        for i, ref in enumerate(entry.symptoms.narrows if entry.symptoms else ()):
+            if ref not in ids or ref == entry.id:
+                raise KBError(f"{path}: symptoms.narrows[{i}]: no other entry with id {ref!r}")
     return entries

@@ -45,12 +45,16 @@ class Watch:
         log_file: TextIO | None = None,
         spike_factor: float = 5.0,
         leak_min_mb: float = 100.0,
+        label: str | None = None,
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
         if every < 1 or (log_every is not None and log_every < 1):
             raise ValueError("every and log_every must be at least 1")
         self.model = model
+        # Which model a log line is about: two watches in one run (a GAN's generator and
+        # discriminator) print into one log, and `diagnoser` keeps their series apart by it.
+        self.label = " ".join((label or type(model).__name__).replace("]", ")").split())
         self.every, self.log_every, self.log_file = every, log_every, log_file
         self.spike_factor, self.leak_min_mb = spike_factor, leak_min_mb
         self.findings: list[Finding] = []
@@ -298,7 +302,8 @@ class Watch:
         mb = _memory_mb(self.model)
         if mb is not None:
             parts.append(f"memory {mb:.1f} MB")
-        print("[diagnoser] " + " | ".join(parts), file=self.log_file or sys.stderr, flush=True)
+        line = f"[diagnoser:{self.label}] " + " | ".join(parts)
+        print(line, file=self.log_file or sys.stderr, flush=True)
 
 
 def _total(t: torch.Tensor) -> torch.Tensor:
@@ -345,6 +350,8 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     """Monitor a model during training: `with diagnoser.watch(model) as w: ...; w.step(loss)`.
 
     Options: every (sample gradient flow and memory every N steps, default 10), log_every (print
-    a line `diagnoser train.log` reads every N steps), log_file (default stderr), spike_factor,
-    leak_min_mb. After the run, `w.findings` holds what it saw."""
+    a line `diagnoser train.log` reads every N steps, `[diagnoser:<label>] step 3 | loss ...`),
+    log_file (default stderr), label (names the model in those lines; default its class name:
+    two watched models in one log are read apart), spike_factor, leak_min_mb. After the run,
+    `w.findings` holds what it saw."""
     return Watch(model, **options)

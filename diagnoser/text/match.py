@@ -343,4 +343,16 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, score, None, "phrase"))
         elif entry.id in named:
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
-    return out
+    return _narrower_first(out)
+
+
+def _narrower_first(found: list[Match]) -> list[Match]:
+    """A sentence that describes a symptom and a broader one it is a case of ("the loss
+    oscillates and never converges") is about the narrower one: the broader ranks below it."""
+    said = {m.entry.id: m.score for m in found if m.method == "phrase"}
+    cap: dict[str, int] = {}
+    for m in found:
+        for broader in (m.entry.symptoms or {}).get("narrows", ()) if m.method == "phrase" else ():
+            if broader in said:
+                cap[broader] = min(cap.get(broader, 100), m.score - 2)
+    return [replace(m, score=cap[m.entry.id]) if m.entry.id in cap else m for m in found]

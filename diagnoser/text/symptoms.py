@@ -425,13 +425,16 @@ DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
 
 
 def detect(log: TrainingLog) -> dict[str, Finding]:
+    """Each signal the log shows, with its evidence; each model diagnoser.watch labelled is read
+    on its own, and the surest finding of a signal is kept."""
     if not log:  # a traceback: no detector has anything to read
         return {}
-    found = {}
-    for signal, detector in DETECTORS.items():
-        finding = detector(log)
-        if finding:
-            found[signal] = finding
+    found: dict[str, Finding] = {}
+    for one in (log, *log.models.values()):
+        for signal, detector in DETECTORS.items():
+            finding = detector(one) if one else None
+            if finding and (signal not in found or finding.score > found[signal].score):
+                found[signal] = finding
     return found
 
 

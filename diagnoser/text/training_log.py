@@ -30,7 +30,7 @@ _PAIR = compile_cached(
 _KEY_THEN_NUMBER = compile_cached(
     r"(?:a(?:ccuracy|cc|llocated)|b(?:ackward|wd|s)|compute|data|epoch|forward|gpu"
     r"|l(?:oading|oad|oss|ogging)|m(?:emory|em|etrics?|odel)|norm|optim(?:izer)?|reserved"
-    r"|s(?:ize|tep)|time|u(?:pdate|sed))['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
+    r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
 )
 _EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = compile_cached(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
@@ -50,15 +50,24 @@ _PARAM_GRAD = compile_cached(
     re.IGNORECASE,
 )
 _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
+# diagnoser.watch's line, with the model it is about: "[diagnoser:Generator] step 3 | loss 0.7"
+_WATCH_LABEL = compile_cached(r"^\s*\[diagnoser:(?P<label>[^\]\n]{1,80})\]\s")
 
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
         "val_loss",
         compile_cached(
-            r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?loss(?:[_/](?:step|epoch))?$"
+            r"^(?:(?:mean|avg|average|epoch)[ _])?"
+            r"(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?loss(?:[_/](?:step|epoch))?$"
         ),
     ),
-    ("loss", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?loss(?:[_/](?:step|epoch))?$")),
+    (
+        "loss",
+        compile_cached(
+            r"^(?:(?:mean|avg|average|epoch|running)[ _])?(?:train(?:ing)?[ _/-]?)?"
+            r"loss(?:[_/](?:step|epoch))?$"
+        ),
+    ),
     ("val_acc", compile_cached(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:uracy)?$")),
     ("acc", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?acc(?:uracy)?$")),
     ("grad_norm", compile_cached(r"^(?:grad(?:ient)?[ _]?norm|total[ _]norm|gnorm)$")),
@@ -67,6 +76,8 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
         compile_cached(
             r"^(?:(?:gpu|cuda|max)[ _]?)?mem(?:ory)?(?:[ _](?:allocated|reserved|used))?$"
             r"|^(?:max[ _])?(?:memory[ _])?allocated$"
+            # the process's or the GPU's memory by its other names: rss, ram, vram, "host ram"
+            r"|^(?:(?:cpu|host|gpu|cuda|max|peak)[ _]?)?(?:rss|v?ram)$"
         ),
     ),
     ("data_time", compile_cached(r"^data(?:[ _]?(?:time|load(?:ing)?(?:[ _]time)?))?$")),
@@ -77,6 +88,14 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
         compile_cached(r"^(?:optim(?:izer)?(?:[ _]step)?|opt[ _]step|update)(?:[ _]time)?$"),
     ),
     ("metrics_time", compile_cached(r"^(?:metrics?|logging)(?:[ _]time)?$")),
+    # the time of one step (not the time elapsed since the start, which grows by nature)
+    (
+        "step_time",
+        compile_cached(
+            r"^(?:(?:step|iter(?:ation)?|batch|it)[ _]?)?time$"
+            r"|^(?:m?s|sec)/it$"
+        ),
+    ),
     ("batch_size", compile_cached(r"^(?:batch[ _]?size|bs)$")),
     ("data_wait_pct", compile_cached(r"^waiting (?:on|for) data$")),
 ]
@@ -110,10 +129,13 @@ class TrainingLog:
     batchnorm: bool = False  # the log prints a model with BatchNorm layers
     # The most digits after the point any value of a series was printed with: "0.00" may be 0.004.
     decimals: dict[str, int] = field(default_factory=dict)
+    # The lines of each model `diagnoser.watch` labelled (`[diagnoser:Generator] step 3 | ...`),
+    # read apart: two models' losses in one log are two series, not one that jumps between them.
+    models: dict[str, TrainingLog] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         """Something the detectors read: a series, parameters without or with gradients."""
-        return bool(self.series or self.grad_none or self.param_grads)
+        return bool(self.series or self.grad_none or self.param_grads or self.models)
 
 
 def canonical_key(key: str) -> str | None:
@@ -130,7 +152,7 @@ def _number(text: str) -> float:
 
 def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     log = TrainingLog()
-    header: list[str | None] | None = None  # the columns of the table being read, if any
+    header: list[Column] | None = None  # the columns of the table being read, if any
     # Every gradient line says "grad": most texts (tracebacks) never do, and skip three regexes.
     gradients = "grad" in text.lower()
     for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
@@ -141,6 +163,10 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         smi = _NVIDIA_SMI_ROW.search(line)
         if smi and int(smi.group("used")) >= 1024:  # a GPU with a process on it, not a spare one
             log.series.setdefault("gpu_util", []).append(Point(float(smi.group("util")), lineno))
+            continue
+        if "[diagnoser:" in line and (watched := _WATCH_LABEL.match(line)):
+            model = log.models.setdefault(watched.group("label"), TrainingLog())
+            _read_line(line[watched.end() :], lineno, model)
             continue
         cells = _cells(line)
         if header and len(cells) == len(header) and all(_CELL_NUMBER.match(c) for c in cells):
@@ -175,6 +201,7 @@ _CELL_SPLIT = compile_cached(r"\s*[|\t]\s*|\s{2,}")
 _CELL_NUMBER = compile_cached(rf"^{_NUM}%?$", re.IGNORECASE)
 _LONE_NUMBER = compile_cached(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _TABLE_RULE = compile_cached(r"^[\s|:+=-]+$")
+_INTEGER = compile_cached(r"^\d+$")
 
 
 def _cells(line: str) -> list[str]:
@@ -186,33 +213,57 @@ def _cells(line: str) -> list[str]:
     return [c for c in _CELL_SPLIT.split(line) if c]
 
 
-def _table_header(cells: list[str]) -> list[str | None] | None:
-    """The columns' canonical names ("epoch", "step", a metric, or None) when `cells` is a table's
-    header row: two or more names, no numbers, at least one metric the detectors read."""
+# A header's unit: "mem (MB)", "rss[GiB]", "time/ms", "step_time_ms".
+_HEADER_UNIT = compile_cached(r"\s*(?:[(\[]\s*([kmg]i?b|m?s)\s*[)\]]|[/_ ]([kmg]i?b|m?s))$")
+_UNIT_SCALE = {**_TO_MB, "s": 1.0, "ms": 1 / 1000}
+Column = tuple[str | None, float]  # (canonical name, what a value is multiplied by)
+
+
+def _table_header(cells: list[str]) -> list[Column] | None:
+    """The columns' canonical names ("epoch", "step", a metric, or None) and the scale of their
+    unit when `cells` is a table's header row: two or more names, no numbers, at least one
+    metric the detectors read."""
     if len(cells) < 2 or any(_LONE_NUMBER.search(c) for c in cells):
         return None  # "epoch 8 | loss 0.5" holds its own names and values
-    names: list[str | None] = []
+    columns: list[Column] = []
     for cell in cells:
         low = cell.strip().lower()
-        names.append(
-            "epoch"
-            if re.fullmatch(r"epochs?|ep", low)
-            else "step"
-            if re.fullmatch(r"steps?|iter(?:ation)?s?|it|batch", low)
-            else canonical_key(low)
+        unit = _HEADER_UNIT.search(low)
+        scale = 1.0
+        if unit and low != "ms/it":
+            bare = low[: unit.start()]
+            name = canonical_key(bare)
+            if name in ("memory", "step_time") or (name is not None and name.endswith("_time")):
+                low, scale = bare, _UNIT_SCALE[unit.group(1) or unit.group(2)]
+        if low == "ms/it":
+            scale = 1 / 1000
+        columns.append(
+            (
+                "epoch"
+                if re.fullmatch(r"epochs?|ep", low)
+                else "step"
+                if re.fullmatch(r"steps?|iter(?:ation)?s?|it|batch", low)
+                else canonical_key(low),
+                scale,
+            )
         )
-    return names if any(n not in (None, "epoch", "step") for n in names) else None
+    names = [n for n, _ in columns]
+    return columns if any(n not in (None, "epoch", "step") for n in names) else None
 
 
-def _read_row(cells: list[str], header: list[str | None], lineno: int, log: TrainingLog) -> None:
-    row = dict(zip(header, cells, strict=True))
-    epoch, step = row.pop("epoch", None), row.pop("step", None)
-    for name, cell in row.items():
+def _read_row(cells: list[str], header: list[Column], lineno: int, log: TrainingLog) -> None:
+    row = {name: (cell, scale) for (name, scale), cell in zip(header, cells, strict=True)}
+    epoch, step = row.pop("epoch", ("", 1.0))[0], row.pop("step", ("", 1.0))[0]
+    if step and not _INTEGER.match(step):
+        # a "step" column of 0.41, 0.39, 0.43: what one step took, in seconds, not its number
+        row.setdefault("step_time", (step, 1.0))
+        step = ""
+    for name, (cell, scale) in row.items():
         if name is None:
             continue
         _note_decimals(log, name, cell)
         point = Point(
-            _number(cell.rstrip("%")),
+            _number(cell.rstrip("%")) * scale,
             lineno,
             int(float(epoch)) if epoch else None,
             int(float(step)) if step else None,

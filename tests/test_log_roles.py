@@ -1,0 +1,139 @@
+"""Training logs as users print them (issue 23): columns named in the user's own words (rss, mem,
+step_time, ms/it, a `step` column that holds seconds), `[epoch 01] mean train loss = ...`, one
+gradient norm per layer, an oscillating loss, and two `diagnoser.watch` models in one log. Each
+log has a healthy twin of the same layout that must get nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from diagnoser.knowledge.index import Index
+from diagnoser.text.match import diagnose
+from diagnoser.text.training_log import read
+
+# -- the logs -----------------------------------------------------------------------------------
+
+ZERO = "\n".join(f"[epoch {i:02d}] mean train loss = 0.000000" for i in range(1, 9))
+ZERO_OK = "\n".join(f"[epoch {i:02d}] mean train loss = {2.3 * 0.8**i:.6f}" for i in range(1, 9))
+
+_LAYERS = ["layer1.weight", "layer2.weight", "layer3.weight", "layer4.weight", "fc.weight"]
+VANISH = "epoch 3 step 200 loss 2.3011\n" + "\n".join(
+    f"{name} grad norm: {v:.1e}"
+    for name, v in zip(_LAYERS, [1.2e-08, 4.0e-07, 9.1e-06, 3.3e-04, 2.1e-02], strict=True)
+)
+VANISH_OK = "epoch 3 step 200 loss 0.4011\n" + "\n".join(
+    f"{name} grad norm: {v:.1e}"
+    for name, v in zip(_LAYERS, [0.21, 0.35, 0.18, 0.42, 0.27], strict=True)
+)
+
+_SWINGING = [2.31, 0.85, 2.74, 0.62, 3.05, 0.91, 2.48, 0.77, 2.96, 0.69, 2.57, 0.88]
+_FALLING = [2.31, 1.95, 1.72, 1.60, 1.41, 1.33, 1.21, 1.10, 1.02, 0.97, 0.91, 0.85]
+OSCILLATES, OSCILLATES_OK = (
+    "\n".join(
+        f"Epoch [{1 + i // 4}/3] Step [{(i % 4 + 1) * 100}/400] Loss: {v:.4f}"
+        for i, v in enumerate(values)
+    )
+    for values in (_SWINGING, _FALLING)
+)
+
+
+def _table(head: str, rows: list[tuple[object, ...]]) -> str:
+    return "\n".join([head, *("   ".join(str(c) for c in row) for row in rows)])
+
+
+RSS = _table(
+    "iter   loss     rss", [(50 * i, f"{2.3 * 0.95**i:.4f}", 1830 + 412 * i) for i in range(1, 11)]
+)
+RSS_OK = _table(
+    "iter   loss     rss",
+    [(50 * i, f"{2.3 * 0.95**i:.4f}", 1830 + 4 * (i % 3)) for i in range(1, 11)],
+)
+MEM_GB = _table(
+    "step | loss | mem(GB) | ms/it",
+    [(i, f"{1.9 * 0.97**i:.3f}", f"{3.1 + 0.42 * i:.2f}", 212 + i) for i in range(1, 9)],
+)
+MEM_GB_OK = _table(
+    "step | loss | mem(GB) | ms/it",
+    [(i, f"{1.9 * 0.97**i:.3f}", f"{3.1 + 0.01 * (i % 2):.2f}", 212 + i % 3) for i in range(1, 9)],
+)
+# "step" here is what a step took (seconds), not its number; "mem" is in MB
+STEP_SECONDS = "epoch\tloss\tstep\tmem\n" + "\n".join(
+    f"{i}\t{2.3 * 0.9**i:.4f}\t{0.41 + 0.02 * (i % 2):.3f}\t{2100 + 380 * i}" for i in range(1, 9)
+)
+STEP_SECONDS_OK = "epoch\tloss\tstep\tmem\n" + "\n".join(
+    f"{i}\t{2.3 * 0.9**i:.4f}\t{0.41 + 0.02 * (i % 2):.3f}\t{2100 + 3 * (i % 2)}"
+    for i in range(1, 9)
+)
+
+
+def _two_models(d_losses: list[str]) -> str:
+    """A GAN with a diagnoser.watch on each model: their lines interleave in one log."""
+    lines = []
+    for i, d in enumerate(d_losses):
+        lines.append(
+            f"[diagnoser:Generator] step {10 * i} | loss {2.9 - 0.05 * i:.4g} | grad_norm 1.3"
+        )
+        lines.append(f"[diagnoser:Discriminator] step {10 * i} | loss {d} | grad_norm 0.4")
+    return "\n".join(lines)
+
+
+TWO_MODELS_OK = _two_models([f"{0.71 - 0.01 * i:.4g}" for i in range(12)])
+TWO_MODELS_NAN = _two_models([f"{0.71 - 0.01 * i:.4g}" for i in range(9)] + ["nan"] * 3)
+
+CASES = {
+    "mean-train-loss-zero": ("loss-all-zero", ZERO, ZERO_OK),
+    "per-layer-grad-norms": ("vanishing-gradient", VANISH, VANISH_OK),
+    "loss-swings": ("loss-oscillates", OSCILLATES, OSCILLATES_OK),
+    "rss-column": ("gpu-memory-leak", RSS, RSS_OK),
+    "mem-in-gb-and-ms-per-it": ("gpu-memory-leak", MEM_GB, MEM_GB_OK),
+    "step-column-in-seconds": ("gpu-memory-leak", STEP_SECONDS, STEP_SECONDS_OK),
+    "two-watched-models": ("nan-loss", TWO_MODELS_NAN, TWO_MODELS_OK),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_log_shows_its_symptom(name: str, index: Index) -> None:
+    entry_id, log, _ = CASES[name]
+    ranked = [(m.entry.id, m.score, m.method) for m in diagnose(log, index).matches]
+    assert ranked and ranked[0][0] == entry_id and ranked[0][2] == "log", ranked
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_healthy_twin_gets_nothing(name: str, index: Index) -> None:
+    _, _, healthy = CASES[name]
+    assert diagnose(healthy, index).matches == (), healthy
+
+
+# -- what the reader learnt -----------------------------------------------------------------------
+
+
+def test_column_units_and_roles() -> None:
+    log = read(MEM_GB)
+    assert log.series["memory"][0].value == pytest.approx(3.52 * 1024)
+    assert log.series["step_time"][0].value == pytest.approx(0.213)
+    assert log.series["loss"][0].step == 1
+
+
+def test_a_step_column_of_seconds_is_a_time_not_a_step_number() -> None:
+    log = read(STEP_SECONDS)
+    assert [p.value for p in log.series["step_time"]][:2] == [0.43, 0.41]
+    assert all(p.step is None and p.epoch is not None for p in log.series["loss"])
+
+
+def test_elapsed_time_is_no_step_time() -> None:
+    """The time since the start grows by nature: no column role of its own."""
+    log = read(_table("step  loss  elapsed", [(i, 0.5, 12.5 * i) for i in range(1, 6)]))
+    assert set(log.series) == {"loss"}
+
+
+def test_two_watched_models_are_two_series() -> None:
+    log = read(TWO_MODELS_OK)
+    assert set(log.models) == {"Generator", "Discriminator"}
+    assert [p.value for p in log.models["Discriminator"].series["loss"]][:2] == [0.71, 0.7]
+    assert "loss" not in log.series  # no merged series that jumps between the two models
+
+
+def test_an_unlabelled_watch_line_is_still_read() -> None:
+    """Logs written before watch labelled its lines."""
+    log = read("[diagnoser] step 0 | loss 0.5 | grad_norm 1.2 | memory 120.5 MB")
+    assert log.series["loss"][0].value == 0.5 and log.series["memory"][0].value == 120.5
