@@ -527,9 +527,13 @@ def _read_message(
 
 def _continues(lines: list[str], i: int) -> bool:
     """After a blank line, an indented or tab-led line still belongs to the message, and so does
-    torch.compile's "from user code:" block (the user's line that was being traced)."""
+    torch.compile's "from user code:" block (the user's line that was being traced), and the line
+    torch.load's weights_only error prints after "WeightsUnpickler error:" and a blank line (what
+    it refused: "Unsupported operand 118", "Can only build Tensor ...")."""
     if i >= len(lines):
         return False
+    if i >= 2 and lines[i - 2].rstrip().endswith("WeightsUnpickler error:") and lines[i].strip():
+        return True
     return (lines[i][:1] in ("\t", " ") and not _FRAME.match(lines[i])) or lines[i].startswith(
         "from user code:"
     )
