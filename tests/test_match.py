@@ -157,3 +157,34 @@ def _old_wordings() -> list[pytest.param]:  # type: ignore[type-arg]
 def test_an_old_wording_finds_its_family(entry_id: str, text: str, index: Index) -> None:
     best = diagnose(text, index).best
     assert best is not None and best.entry.id == entry_id, diagnose(text, index).matches
+
+
+_NAN_LOG = "epoch 1 step {} loss {}\n"
+
+
+def _log_with(warning: str) -> str:
+    losses = ["2.3012", "1.9876", "1.7543", "nan", "nan", "nan"]
+    lines = [_NAN_LOG.format(i * 100, loss) for i, loss in enumerate(losses[:3])]
+    lines.append(warning)
+    lines += [_NAN_LOG.format(i * 100, loss) for i, loss in enumerate(losses[3:], 3)]
+    return "".join(lines)
+
+
+def test_a_warning_in_a_log_does_not_outrank_the_symptom_it_shows(index: Index) -> None:
+    warning = (
+        "/home/u/train.py:88: FutureWarning: `torch.cuda.amp.autocast(args...)` is deprecated. "
+        "Please use `torch.amp.autocast('cuda', args...)` instead.\n"
+        "  with torch.cuda.amp.autocast():\n"
+    )
+    ranked = [m.entry.id for m in diagnose(_log_with(warning), index).matches]
+    assert ranked[:2] == ["nan-loss", "amp-deprecated-api"]
+
+
+def test_a_warning_does_not_silence_the_sentence_beside_it(index: Index) -> None:
+    text = (
+        "my loss becomes nan after a few epochs, I also see this:\n"
+        "/home/u/train.py:88: UserWarning: Detected call of `lr_scheduler.step()` before "
+        "`optimizer.step()`.\n  warnings.warn(\n"
+    )
+    best = diagnose(text, index).best
+    assert best is not None and best.entry.id == "nan-loss"

@@ -129,3 +129,54 @@ def test_a_line_that_starts_with_a_space_skips_the_prefix_regexes_rightly(line: 
     from diagnoser.text.cleanup import _strip_prefix, _strip_prefixes
 
     assert _strip_prefix(line) == _strip_prefixes(line)
+
+
+def test_an_exception_line_that_ends_at_its_colon_reads_its_message_below() -> None:
+    # torch.utils.cpp_extension's messages start with a line break (CUDA_MISMATCH_MESSAGE, the
+    # ninja build's output): `RuntimeError:` alone, the message on the unindented lines below
+    text = (
+        "RuntimeError:\n"
+        "Error building extension 'foo': [1/2] c++ -c foo.cpp -o foo.o\n"
+        "FAILED: foo.o\n"
+        "\n"
+        "epoch 1 done\n"
+    )
+    (err,) = parse(text).errors
+    assert err.exc_type == "RuntimeError"
+    assert err.message == (
+        "Error building extension 'foo': [1/2] c++ -c foo.cpp -o foo.o\nFAILED: foo.o"
+    )
+
+
+def test_a_paste_cut_inside_its_last_line_does_not_outrank_a_complete_error_line() -> None:
+    text = (
+        "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0"
+        " (pid: 123) of binary: /usr/bin/python\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.10/site-packages/torch/distributed/launcher/api.py", line 250,'
+        " in launch_agent\n"
+        "    raise ChildFailedError(\n"
+        "torch.distributed.elastic.multip"
+    )
+    trace = parse(text)
+    assert trace.errors[-1].exc_type is None  # cut: no class is named `multip`
+    assert trace.root is not None and trace.root.message.startswith("failed (exitcode: 1)")
+
+
+def test_a_class_printed_without_a_message_is_not_taken_for_a_cut() -> None:
+    text = 'Traceback (most recent call last):\n  File "t.py", line 1, in <module>\n'
+    text += "KeyboardInterrupt"
+    assert parse(text).errors[-1].exc_type == "KeyboardInterrupt"
+
+
+def test_argparse_and_thc_check_lines_are_errors() -> None:
+    errors = parse(
+        "train.py: error: unrecognized arguments: --local-rank=0\n"
+        "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=50 error=3 : "
+        "initialization error\n"
+    ).errors
+    assert [e.message for e in errors] == [
+        "train.py: error: unrecognized arguments: --local-rank=0",
+        "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=50 error=3 : "
+        "initialization error",
+    ]

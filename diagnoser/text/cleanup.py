@@ -46,6 +46,7 @@ _PREFIXES = [
     ),  # logging formats
     compile_cached(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
     compile_cached(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
+    compile_cached(r"^(?:stderr|stdout): "),  # a subprocess's output relayed (accelerate's tests)
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
 ]
 _BOX_EDGE = compile_cached(r"^[│┃║|] ?|\s?[│┃║]\s*$")

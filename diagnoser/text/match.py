@@ -21,6 +21,7 @@ from .training_log import read as read_training_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from collections.abc import Iterable
     from typing import Any
 
 THRESHOLD = 60
@@ -81,11 +82,38 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         found = _signature_matches(err, index) or _fuzzy_matches(err, index)
         for m in found or _frame_matches(err, index):
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
-    has_exception = any(e.exc_type or e.kind == "assert" for e in trace.errors)
+    # a warning printed on the way is no exception: a sentence beside it is still read
+    has_exception = any(
+        (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
+    )
     for m in _symptom_matches(trace.text, index, has_exception):
         keep(m)
-    ranked = sorted(best.values(), key=lambda m: -m.score)
+    ranked = sorted(_warnings_last(best.values()), key=lambda m: -m.score)
     return Diagnosis(trace, tuple(ranked))
+
+
+def _warnings_last(found: Iterable[Match]) -> list[Match]:
+    """A warning printed on the way (a deprecation, a scheduler called out of order) is not what
+    stopped the run: what the log shows (loss turned nan) or an exception ranks above it, so its
+    matches fall below theirs, and out when that is below the threshold. A sentence's phrases do
+    not push a warning down: they may be read from the warning's own words."""
+    found = list(found)
+    others = [
+        m.score
+        for m in found
+        if (m.error is None and m.method == "log")
+        or (m.error is not None and m.error.kind != "warning")
+    ]
+    if not others:
+        return found
+    ceiling = min(others) - 1
+    return [
+        m
+        if m.error is None or m.error.kind != "warning" or m.score <= ceiling
+        else replace(m, score=ceiling)
+        for m in found
+        if m.error is None or m.error.kind != "warning" or ceiling >= THRESHOLD
+    ]
 
 
 def _signature_matches(err: Error, index: Index) -> list[Match]:

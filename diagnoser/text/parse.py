@@ -63,6 +63,16 @@ _WORKER_SIGNAL = compile_cached(
     r"^\s*(?P<msg>ERROR: Unexpected (?:bus error|segmentation fault|floating-point exception) "
     r"encountered in worker\..*)$"
 )
+# torchrun's own line when a child exits (elastic agent, torch >= 1.9), once its log prefix is gone.
+_LAUNCHER_FAILED = compile_cached(
+    r"^(?:[\w.]+: )?(?:\[ERROR\] )?"
+    r"(?P<msg>failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: \d+\) of binary: \S+)\s*$"
+)
+# argparse's last words before it exits with code 2: `usage: ...` then `prog.py: error: message`.
+_ARGPARSE = compile_cached(r"^(?P<prog>[\w.-]+): error: (?P<msg>\S.*)$")
+# THC's check (torch <= 1.x) printed before the RuntimeError, or alone when the error is caught;
+# a progress bar may be glued before it.
+_THC_CHECK = compile_cached(r"THCudaCheck FAIL file=\S+ line=\d+ error=\d+ ?: [^\n]+")
 _IGNORED = compile_cached(
     r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
 )
@@ -106,6 +116,8 @@ _WRAPPER_MESSAGE = compile_cached(
     r"|exited unexpectedly with exit code"
     # a rank that lost its peer: the peer's own error is the cause
     r"|Connection closed by peer|remote process exited or there was a network error"
+    # torchrun's line when a child exits: the child's own error is printed above it
+    r"|^failed \(exitcode: -?\d+\) local_rank: \d+ \(pid: \d+\) of binary: "
 )
 
 
@@ -148,6 +160,11 @@ class Error:
         return None
 
     @property
+    def is_cut_off(self) -> bool:
+        """A traceback cut before its exception line: what it says is read from its last frame."""
+        return self.exc_type is None and bool(self.frames) and self.kind == "exception"
+
+    @property
     def is_wrapper(self) -> bool:
         if self.exc_type and self.exc_type.rsplit(".", 1)[-1] in _WRAPPERS:
             return True
@@ -164,13 +181,20 @@ class Trace:
         """The error to explain first.
 
         A DataLoader worker's original error; else the last real exception (not a warning, not
-        noise after exit, not a launcher's "a child failed"), walked back to the first error of
+        noise after exit, not a launcher's "a child failed", not a traceback cut before its
+        exception line when a complete one is there), walked back to the first error of
         its chain, since both chain sentences print the original problem first; when that says
         only "device-side assert triggered", the kernel assertion line that names the check."""
         for err in self.errors:
             if err.relation == "worker":
                 return err
-        real = [i for i, e in enumerate(self.errors) if e.kind == "exception" and not e.is_wrapper]
+        exceptions = [i for i, e in enumerate(self.errors) if e.kind == "exception"]
+        real = [i for i in exceptions if not self.errors[i].is_wrapper]
+        # a traceback cut before its exception line comes after any complete error line, even a
+        # launcher's "a child failed"
+        complete = [i for i in exceptions if not self.errors[i].is_cut_off]
+        whole = set(complete)
+        real = [i for i in real if i in whole] or complete or real
         if not real:  # only wrappers, warnings or noise: the last of those is all there is
             real = [i for i, e in enumerate(self.errors) if e.kind != "ignored"] or list(
                 range(len(self.errors))
@@ -274,6 +298,15 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _WORKER_SIGNAL.match(line)
     if m:
         return [Error(None, m.group("msg").strip())], i + 1
+    m = _THC_CHECK.search(line) if "THCudaCheck" in line else None
+    if m:
+        return [Error(None, m.group().strip())], i + 1
+    m = _LAUNCHER_FAILED.match(line) if "exitcode" in line else None
+    if m:
+        return [Error(None, m.group("msg"))], i + 1
+    m = _ARGPARSE.match(line) if ": error: " in line else None
+    if m:  # the whole line: the program's name is part of what argparse says
+        return [Error(None, line.strip())], i + 1
     m = _WORKER_HEADER.match(line)
     if m and i + 1 < len(lines) and lines[i + 1].lstrip().startswith("Original Traceback"):
         # A worker re-raise pasted without the traceback above it: the message is the header,
@@ -351,6 +384,8 @@ def _read_traceback(
             i += 1
             continue
         exc = _EXC.match(lines[i]) or _EXC_IN_TRACEBACK.match(lines[i])
+        if exc and frames and _cut_at_the_end(lines, i, exc):
+            break  # `torch.distributed.elastic.multip`: the paste ends inside the exception line
         if exc:
             message, i = _read_message(lines, i + 1, exc.group("msg") or "")
             return Error(exc.group("type"), message, tuple(frames)), i
@@ -383,6 +418,15 @@ def _raised_message(frame: Frame) -> str:
             pass
     m = _RAISE.match(source)
     return m.group("msg") if m else source
+
+
+def _cut_at_the_end(lines: list[str], i: int, exc: re.Match[str]) -> bool:
+    """The paste's last line, cut inside the exception's name: no colon, and a name no class has
+    (its last part in lower case: `torch.distributed.elastic.multip`). A class printed without a
+    message (`KeyboardInterrupt`, `StopIteration`) is capitalised."""
+    if exc.group("msg") is not None or any(line.strip() for line in lines[i + 1 :]):
+        return False
+    return not exc.group("type").rsplit(".", 1)[-1][:1].isupper()
 
 
 def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
@@ -487,8 +531,11 @@ def _read_message(
 ) -> tuple[str, int]:
     """A message runs on until a blank line, a new traceback or a chaining sentence. A bare error
     line in a log (no traceback above it) takes only indented continuation lines: the next
-    unindented line is the log going on."""
+    unindented line is the log going on; unless the line ends at its colon (`RuntimeError:` alone,
+    as torch.utils.cpp_extension prints a build failure whose message starts with a line break):
+    then the message is the lines below it."""
     parts = [first]
+    ends_at_colon = not first.strip()
     while i < len(lines) and len(parts) < MAX_MESSAGE_LINES:
         line = lines[i]
         if not line.strip() and not _continues(lines, i + 1):
@@ -506,7 +553,13 @@ def _read_message(
             # a message printed as a block between two rules (torchrun's ChildFailedError)
             end = next((k for k in range(i + 1, len(lines)) if _RULE.match(lines[k])), len(lines))
             return "\n".join(lines[i : end + 1]).strip()[:MAX_MESSAGE], end + 1
-        if bare and line.strip() and not line[:1].isspace() and not _BARE_GOES_ON.match(line):
+        if (
+            bare
+            and line.strip()
+            and not line[:1].isspace()
+            and not _BARE_GOES_ON.match(line)
+            and not ends_at_colon
+        ):
             break
         if bare and _FRAME.match(line):
             break
