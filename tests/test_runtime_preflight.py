@@ -33,7 +33,10 @@ def _checks(report: object) -> set[str]:
     return {f.check for f in report.findings}  # type: ignore[attr-defined]
 
 
-def test_healthy_setup_is_silent_on_every_check() -> None:
+def test_healthy_setup_is_silent_on_every_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    _test_clock(
+        monkeypatch, loss_seconds=1.0
+    )  # computing is slower than loading, whatever the load
     model = _mlp()
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
     report = preflight(model, _data(), nn.CrossEntropyLoss(), opt, overfit_steps=20, timing=True)
@@ -360,24 +363,31 @@ class _SlowDataset(Dataset):  # type: ignore[type-arg]
         return torch.randn(10), i % 4
 
 
-@pytest.mark.parametrize(("per_sample", "slow"), [(0.01, True), (0.0, False)])
-def test_data_loading_slower_than_compute(
-    per_sample: float, slow: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _test_clock(monkeypatch: pytest.MonkeyPatch, loss_seconds: float = 0.0) -> _Clock:
+    """preflight's clock, replaced by one the test advances; each loss computed takes
+    loss_seconds on it."""
     from diagnoser.runtime import batches
     from diagnoser.runtime import preflight as preflight_module
 
     clock = _Clock()
     for module in (batches, preflight_module):
         monkeypatch.setattr(module, "time", clock)
-    if not slow:  # computing a batch takes a second; loading one, nothing
+    if loss_seconds:
         real_loss = preflight_module._Run._loss
 
         def slow_loss(self: object, batch: object) -> torch.Tensor:
-            clock.now += 1.0
+            clock.now += loss_seconds
             return real_loss(self, batch)  # type: ignore[arg-type]
 
         monkeypatch.setattr(preflight_module._Run, "_loss", slow_loss)
+    return clock
+
+
+@pytest.mark.parametrize(("per_sample", "slow"), [(0.01, True), (0.0, False)])
+def test_data_loading_slower_than_compute(
+    per_sample: float, slow: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = _test_clock(monkeypatch, loss_seconds=0.0 if slow else 1.0)
     loader = DataLoader(_SlowDataset(clock, per_sample), batch_size=8)
     report = preflight(_mlp(), loader, nn.CrossEntropyLoss(), timing=True)
     assert "timing" in report.ran
