@@ -6,8 +6,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 # Half of the suite's time is spent waiting on child processes (reproductions, torchrun, Spark, a
-# browser): 4 workers keep the project machine's 2 cores busy (6.7 min against 12 with 2, loaded).
-PYTEST_WORKERS ?= 4
+# browser): 6 workers keep the project machine's 2 cores busy (with 2 workers, under load, it took
+# 12 min), and work stealing keeps the long tests from ending up queued behind one worker.
+PYTEST_WORKERS ?= 6
 # One stamp per torch requirement, so that `make test TORCH='torch==2.5.1'` really installs that
 # torch into .venv, and the next plain `make test` the default one again.
 TORCH_STAMP := $(VENV)/.torch-$(shell printf '%s' '$(TORCH)' | tr -c 'A-Za-z0-9.' '_')
@@ -51,7 +52,7 @@ lint: $(VENV)/.dev
 
 # pytest exits 5 when it collected nothing: for us that is a broken suite, never a pass.
 test: lint
-	@$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --durations=15; rc=$$?; \
+	@$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal --durations=15; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: the suite is broken" >&2; exit 1; fi; \
 	exit $$rc
 
