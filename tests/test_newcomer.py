@@ -96,6 +96,24 @@ def test_no_match_on_a_whole_traceback_does_not_ask_for_the_whole_traceback() ->
     assert "Paste the whole traceback" in fragment.stdout
 
 
+HEALTHY_LOG = "".join(
+    f"epoch {step // 200 + 1} step {step} loss {2.3 / (1 + step / 300):.3f} acc {step / 1000:.2f}\n"
+    for step in range(100, 1100, 100)
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"), [("en", "This log's numbers"), ("zh", "这段日志里的数字")]
+)
+def test_a_declined_training_log_is_not_asked_for_a_traceback(lang: str, words: str) -> None:
+    """Nothing wrong in a healthy log's numbers: the answer says so, and asks for no traceback."""
+    proc = cli("--lang", lang, stdin=HEALTHY_LOG)
+    assert proc.returncode == 1
+    assert words in proc.stdout and "traceback" not in proc.stdout.lower(), proc.stdout
+    markdown = cli("--lang", lang, "--format", "markdown", stdin=HEALTHY_LOG).stdout
+    assert words in markdown and "traceback" not in markdown.lower()
+
+
 def test_a_fenced_paste_keeps_the_fence_out_of_the_message() -> None:
     text = _paste(REAL / "wrap" / "batch-size-mismatch.txt")
     fenced = f"I get this:\n```python\n{text.strip()}\n```\nany idea?\n"

@@ -43,6 +43,15 @@ UI: dict[str, dict[str, str]] = {
         "zh": "把 traceback 或日志粘贴到这里，然后按 Ctrl-D 结束输入"
         "（Windows 上按 Ctrl-Z 再回车）。",
     },
+    "no_match_log": {
+        "en": "This log's numbers (loss, accuracy, gradient norms, memory, timings) show none of "
+        "the symptoms the knowledge base knows. `diagnoser list --group training-behaviour` lists "
+        'the ones it looks for; a sentence such as `diagnoser "loss is not decreasing"` '
+        "describes what the numbers do not show.",
+        "zh": "这段日志里的数字（loss、准确率、梯度范数、显存、耗时）没有表现出知识库认识的症状。"
+        "`diagnoser list --group training-behaviour` 列出了它会检查的症状；数字里看不出来的问题，"
+        '可以用一句话描述，比如 `diagnoser "loss 不下降"`。',
+    },
     "no_match_whole": {
         "en": "The paste holds a whole traceback, but its error is not one the knowledge base "
         "covers (it may not come from PyTorch); `diagnoser list` shows what it covers.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..text.facts import Context, Facts, ModuleFact, TensorFact
 from ..text.match import Diagnosis, Match
 from ..text.parse import Error, Frame
+from ..text.training_log import read as read_log
 from .explain import explanation
 from .i18n import colon, parens, t
 from .tensor_notes import tensor_notes
@@ -310,9 +311,14 @@ def _where_of(diagnosis: Diagnosis, m: Match) -> Frame | None:
 
 
 def _no_match_hint(diagnosis: Diagnosis) -> str:
-    """Asking for the whole traceback only helps when the paste was not one."""
-    whole = any(e.exc_type and e.frames for e in diagnosis.trace.errors)
-    return "no_match_whole" if whole else "no_match_hint"
+    """Asking for the whole traceback only helps when the paste was not one, nor a training log
+    with nothing wrong in its numbers."""
+    errors = diagnosis.trace.errors
+    if any(e.exc_type and e.frames for e in errors):
+        return "no_match_whole"
+    if not any(e.exc_type for e in errors) and read_log(diagnosis.trace.text):
+        return "no_match_log"
+    return "no_match_hint"
 
 
 def _repro_command(m: Match, lang: str) -> str:
