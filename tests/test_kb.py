@@ -73,6 +73,43 @@ def test_ids_are_unique_and_see_also_resolves() -> None:
         assert set(entry.see_also) <= set(ids), entry.id
 
 
+def _families() -> Path | None:
+    """../shared/families.yaml: the family ids the project agreed on (beside the checkout, or
+    beside a CI clone)."""
+    for folder in Path(__file__).resolve().parents:
+        candidate = folder / "shared" / "families.yaml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+FAMILIES = _families()
+
+
+@pytest.mark.skipif(FAMILIES is None, reason="shared/families.yaml is not beside the checkout")
+def test_every_error_family_has_an_entry_under_its_id_or_an_alias() -> None:
+    assert FAMILIES is not None
+    families = yaml.safe_load(FAMILIES.read_text(encoding="utf-8"))
+    known = {e.id for e in ENTRIES} | {a for e in ENTRIES for a in e.aliases}
+    missing = [f["id"] for f in families if f["kind"] == "error" and f["id"] not in known]
+    assert not missing, f"families.yaml errors without an entry: {missing}"
+
+
+def test_an_alias_names_the_entry_that_answers_for_it(index: Index) -> None:
+    for entry in ENTRIES:
+        for alias in entry.aliases:
+            assert index.by_id[alias].id == entry.id
+            matches = diagnose(entry.examples[0], index).matches
+            assert alias in matches[0].entry.aliases
+
+
+def test_an_alias_cannot_take_another_entrys_id(tmp_path: Path) -> None:
+    first, second = ENTRIES[0].id, ENTRIES[1].id
+    kb = _broken_copy(tmp_path, first, {"aliases": [second]})
+    with pytest.raises(KBError, match=rf"{first}\.yaml: aliases\[0\]: '{second}' is already"):
+        load_kb(kb)
+
+
 # -- what a broken kb/ file says -------------------------------------------------------------
 
 

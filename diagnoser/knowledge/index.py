@@ -248,6 +248,10 @@ class Entry:
         return tuple(self.texts["see_also"])
 
     @property
+    def aliases(self) -> tuple[str, ...]:
+        return tuple(self.texts["aliases"])
+
+    @property
     def glance(self) -> dict[str, dict[str, str]]:
         """The cause and the fix in one line each: {"cause": {"en", "zh"}, "fix": {...}}."""
         return self.texts["glance"]  # type: ignore[no-any-return]
@@ -337,7 +341,9 @@ class Index:
 
     @cached_property
     def by_id(self) -> dict[str, Entry]:
-        return {e.id: e for e in self.entries}
+        """Each entry by its id and by its aliases."""
+        found = {alias: e for e in self.entries for alias in e.aliases}
+        return found | {e.id: e for e in self.entries}
 
     @cached_property
     def symptom_entries(self) -> tuple[Entry, ...]:
@@ -553,6 +559,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
             "reproduction": e["reproduction"],
             "examples": e["examples"],
             "see_also": e["see_also"],
+            "aliases": e.get("aliases") or [],
             "glance": e["glance"],
             "docs": e["docs"],
             "phrases": e["phrases"],

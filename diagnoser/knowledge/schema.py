@@ -210,6 +210,9 @@ class Entry(Strict):
     examples: list[NonEmpty] = Field(default_factory=list)
     reproduction: Reproduction
     see_also: list[EntryId] = Field(default_factory=list)
+    # Other ids this family is known by (families.yaml lists some messages under two ids): the
+    # answer is this entry; `diagnoser show <alias>` and `--json` ("aliases") say so.
+    aliases: list[EntryId] = Field(default_factory=list)
 
     @field_validator("group")
     @classmethod
@@ -275,6 +278,13 @@ def load_kb(kb_dirs: Path | Sequence[Path]) -> list[Entry]:
             raise KBError(f"{path}: id: {entry.id!r} is already {seen[entry.id]}'s")
         seen[entry.id] = path
     ids = {e.id for e in entries}
+    seen_aliases: dict[str, Path] = {}
+    for path, entry in zip(files, entries, strict=True):
+        for i, alias in enumerate(entry.aliases):
+            if alias in ids or alias in seen_aliases:
+                owner = seen_aliases.get(alias, seen.get(alias))
+                raise KBError(f"{path}: aliases[{i}]: {alias!r} is already {owner}'s")
+            seen_aliases[alias] = path
     ranked: dict[int, Path] = {}
     for path, entry in zip(files, entries, strict=True):
         if entry.rank is not None:

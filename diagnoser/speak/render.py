@@ -163,6 +163,7 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
                 "notes": notes(diagnosis, m, lang, context),
                 "where": _where(m.error.where) if m.error else None,
                 "see_also": list(m.entry.see_also),
+                "aliases": list(m.entry.aliases),
             }
             for m in diagnosis.matches
         ],
