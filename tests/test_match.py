@@ -124,6 +124,8 @@ NOT_TORCH = {
     "urllib-refused": "import urllib.request; urllib.request.urlopen('http://127.0.0.1:9')",
     "key-error": "{'a': 1}['b']",
     "file-not-found": "open('/no/such/data.csv')",
+    "image-not-found": "open('data/train/img_001.jpg')",
+    "text-decode": "b'\\xff\\xfe data'.decode('utf-8')",
     "zero-division": "1 / 0",
     "json-decode": "import json; json.loads('{bad')",
     "unsupported-operand": "None + 1",
@@ -138,6 +140,15 @@ def test_an_error_from_another_library_gets_nothing(name: str, index: Index) -> 
     proc = subprocess.run([sys.executable, "-c", NOT_TORCH[name]], capture_output=True, text=True)
     assert proc.returncode == 1 and "Traceback" in proc.stderr
     assert diagnose(proc.stderr, index).matches == (), proc.stderr.splitlines()[-1]
+
+
+@pytest.mark.parametrize("name", NOT_TORCH)
+def test_an_error_from_another_library_pasted_alone_gets_nothing(name: str, index: Index) -> None:
+    """Its last line, as users paste it without the traceback: no entry that wraps such an error
+    (a DataLoader worker's, whose examples show the error they wrap) claims it by resemblance."""
+    proc = subprocess.run([sys.executable, "-c", NOT_TORCH[name]], capture_output=True, text=True)
+    message = proc.stderr.strip().splitlines()[-1]
+    assert diagnose(message, index).matches == (), message
 
 
 def _old_wordings() -> list[pytest.param]:  # type: ignore[type-arg]

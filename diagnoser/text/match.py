@@ -333,7 +333,7 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
     for e, entry in enumerate(index.entries):
         unlesses = _unlesses(entry)
         for example in entry.examples:
-            for err in parse(example).errors:
+            for err in _own_errors(entry, parse(example).errors):
                 masked = mask(err.message.split("\n", 1)[0])
                 columns["entries"].append(e)
                 columns["masked"].append(masked)
@@ -341,6 +341,15 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
                 columns["keys"].append(sorted(key_tokens(masked)))
                 columns["unless"].append(list(_side(unlesses, err.message)))
     return columns
+
+
+def _own_errors(entry: Entry, errors: list[Error]) -> list[Error]:
+    """The errors of an example that say it is this entry's, which its signatures recognise: a
+    wrapper's example ("Caught FileNotFoundError in DataLoader worker process 0") also shows the
+    error it wraps, and a bare FileNotFoundError resembling that one is no DataLoader's. All of
+    them when no signature recognises any (an entry known only by its phrases)."""
+    own = [err for err in errors if any(sig.regex.search(err.message) for sig in entry.signatures)]
+    return own or errors
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
