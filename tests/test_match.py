@@ -199,3 +199,20 @@ def test_a_warning_does_not_silence_the_sentence_beside_it(index: Index) -> None
     )
     best = diagnose(text, index).best
     assert best is not None and best.entry.id == "nan-loss"
+
+
+def test_host_ram_is_told_apart_from_gpu_memory(index: Index) -> None:
+    """torch's own message for a CPU tensor too large for the machine's RAM: cuda-oom's family,
+    but its own title, cause and fix, none of them about the GPU."""
+    code = "import torch; torch.empty(2**50)"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "DefaultCPUAllocator" in proc.stderr, proc.stderr[-1000:]
+    best = diagnose(proc.stderr, index).best
+    assert best is not None and best.entry.id == "cuda-oom"
+    gpu = index.by_id["cuda-oom"]
+    for lang in ("en", "zh"):
+        assert best.title[lang] != gpu.title[lang] and "RAM" in best.title[lang]
+        assert best.cause[lang] != gpu.cause[lang] and best.fix[lang] != gpu.fix[lang]
+        assert "expandable_segments" not in best.fix[lang].split("\n\n", 1)[1]
+    cuda = diagnose("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", index)
+    assert cuda.best is not None and cuda.best.title == gpu.title and cuda.best.fix == gpu.fix

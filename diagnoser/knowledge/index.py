@@ -273,8 +273,16 @@ class Entry:
 
     def explain_templates(self, signature: Signature) -> dict[str, str] | None:
         """The explanation of one of this entry's signatures, in both languages, if it has one."""
-        position = next(i for i, s in enumerate(self.signatures) if s is signature)
-        return self.texts["explain"][position]  # type: ignore[no-any-return]
+        return self.texts["explain"][self._nth(signature)]  # type: ignore[no-any-return]
+
+    def case(self, signature: Signature) -> dict[str, dict[str, str] | None]:
+        """The title, cause and fix of a signature that names a case of its own (Signature in
+        schema.py), each None where the entry's own apply."""
+        found = self.texts["cases"][self._nth(signature)]
+        return found or dict.fromkeys(_CASE)
+
+    def _nth(self, signature: Signature) -> int:
+        return next(i for i, s in enumerate(self.signatures) if s is signature)
 
 
 class Index:
@@ -546,6 +554,9 @@ def compile_kb(kb: Path | str | Sequence[str]) -> dict[str, Any]:
     }
 
 
+_CASE = ("title", "cause", "fix")  # what a signature may say instead of its entry (schema.py)
+
+
 def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """Compiled data -> (what matching reads at start-up, each entry's texts by id)."""
     entries, texts = [], {}
@@ -564,6 +575,10 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
             "docs": e["docs"],
             "phrases": e["phrases"],
             "explain": [s["explain"] for s in e["signatures"]],
+            "cases": [
+                {k: s.get(k) for k in _CASE} if any(s.get(k) for k in _CASE) else None
+                for s in e["signatures"]
+            ],
             "evidence": symptoms["evidence"] if symptoms else [],
         }
         entries.append(

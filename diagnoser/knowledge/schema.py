@@ -58,6 +58,16 @@ def _placeholders(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+OneLine = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^.+$")]
+
+
+class Line(Strict):
+    """One line of text in both languages (`.` never matches a line break)."""
+
+    en: OneLine
+    zh: OneLine
+
+
 class Signature(Strict):
     """One wording of the message. `pattern` is searched (case-insensitive) in the message."""
 
@@ -69,6 +79,11 @@ class Signature(Strict):
     unless: NonEmpty | None = None
     torch: NonEmpty | None = None
     explain: Text | None = None
+    # A wording that names a case of its own within the family (host RAM in cuda-oom): its title,
+    # cause and fix are shown instead of the entry's, which would lead with what does not apply.
+    title: Line | None = None
+    cause: Text | None = None
+    fix: Text | None = None
 
     _check_pattern = field_validator("pattern", "unless", "type")(
         lambda v: v if v is None else _compile(v)
@@ -160,16 +175,6 @@ class Symptoms(Strict):
                         f"{self.log_signal!r} provides {sorted(known)}"
                     )
         return self
-
-
-OneLine = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, pattern=r"^.+$")]
-
-
-class Line(Strict):
-    """One line of text in both languages (`.` never matches a line break)."""
-
-    en: OneLine
-    zh: OneLine
 
 
 class Glance(Strict):

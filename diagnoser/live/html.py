@@ -72,7 +72,7 @@ def to_html(
     parts = [
         '<div class="torch-diagnoser" style="border-left:4px solid #d9534f;padding:0.4em 1em;'
         'margin:0.5em 0">',
-        f"<p><strong>{escape(entry.title[lang])}</strong> "
+        f"<p><strong>{escape(best.title[lang])}</strong> "
         f'<span style="opacity:0.6">[{escape(entry.id)}, {best.score}]</span></p>',
         f"<p><strong>{escape(t('what', lang))}</strong></p>",
     ]
@@ -88,7 +88,7 @@ def to_html(
             + "".join(f"<li><code>{escape(x)}</code></li>" for x in facts_lines(facts))
             + "</ul>"
         )
-    for key, md in (("why", entry.cause[lang]), ("fix", entry.fix[lang])):
+    for key, md in (("why", best.cause[lang]), ("fix", best.fix[lang])):
         parts.append(
             f"<details><summary><strong>{escape(t(key, lang))}</strong></summary>"
             f"{markdown_html(md)}</details>"

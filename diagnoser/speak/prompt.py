@@ -107,12 +107,12 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
         out += [w["no_diagnosis"], ""]
     else:
         entry = best.entry
-        out += [f"{entry.title[lang]} ({code_span(entry.id)})", ""]
+        out += [f"{best.title[lang]} ({code_span(entry.id)})", ""]
         said = explanation(best, lang)
         if said:
             out += [said, ""]
         out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
-        out += [entry.cause[lang].strip(), "", f"{w['fix']}{c}", "", entry.fix[lang].strip(), ""]
+        out += [best.cause[lang].strip(), "", f"{w['fix']}{c}", "", best.fix[lang].strip(), ""]
     out += [f"**{w['asks']}**", "", f"1. {w['ask1']}", f"2. {w['ask2']}", f"3. {w['ask3']}", ""]
     out.append(w["role"])
     return "\n".join(out) + "\n"

@@ -155,7 +155,7 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
                 "score": m.score,
                 "kind": m.entry.kind,
                 "group": m.entry.group,
-                "title": m.entry.title[lang],
+                "title": m.title[lang],
                 "method": m.method,
                 "message": m.error.text if m.error else None,
                 "values": m.values,
@@ -241,13 +241,13 @@ def to_text(
         out = wrap(t("no_match", lang), width) + wrap(t(_no_match_hint(diagnosis), lang), width)
         return "\n".join(out) + "\n"
     entry = best.entry
-    out = _tagged(entry.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
+    out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
     if best.method in ("fuzzy", "frames"):
         out += [s.dim(line) for line in wrap(t(best.method, lang), width)]
     out += ["", s.heading(t("what", lang))]
     if best.error:
         out += _lines(_echoed(best), width, "  ", "    ")
-    said = _said(diagnosis, best, lang) or (None if best.error else entry.title[lang])
+    said = _said(diagnosis, best, lang) or (None if best.error else best.title[lang])
     if said:
         out += _lines(said, width, "  → ", "    ")
     for note in notes(diagnosis, best, lang, context):
@@ -259,15 +259,15 @@ def to_text(
     if facts:
         out += ["", s.heading(t("tensors", lang))]
         out += [line for fact in facts_lines(facts) for line in wrap(fact, width, "  ", "    ")]
-    out += ["", s.heading(t("why", lang)), *markdown(entry.cause[lang], width, "  ")]
-    fix = markdown(entry.fix[lang], width, "  ", fences=False, code=s.code)
+    out += ["", s.heading(t("why", lang)), *markdown(best.cause[lang], width, "  ")]
+    fix = markdown(best.fix[lang], width, "  ", fences=False, code=s.code)
     out += ["", s.heading(t("fix", lang)), *fix]
     out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best, lang))]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += ["", s.heading(t("others", lang))]
         for m in others:
-            out += _tagged(m.entry.title[lang], f"[{m.entry.id}, {m.score}]", width, s, "  - ")
+            out += _tagged(m.title[lang], f"[{m.entry.id}, {m.score}]", width, s, "  - ")
     out += ["", *wrap(f"{t('more', lang)}{colon(lang)}{page_url(entry.id, lang, docs_url)}", width)]
     return "\n".join(out) + "\n"
 
@@ -345,7 +345,7 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
         return "\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n"
     entry = best.entry
     out = [
-        f"## {entry.title[lang]}",
+        f"## {best.title[lang]}",
         "",
         f"{code_span(entry.id)} · {best.score}",
         "",
@@ -366,14 +366,14 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
         out += [f"### {t('tensors', lang)}", ""]
         out += [f"- {code_span(line)}" for line in facts_lines(facts)] + [""]
     out += _environment_markdown(context, lang)
-    out += [f"### {t('why', lang)}", "", entry.cause[lang].strip(), ""]
-    out += [f"### {t('fix', lang)}", "", entry.fix[lang].strip(), ""]
+    out += [f"### {t('why', lang)}", "", best.cause[lang].strip(), ""]
+    out += [f"### {t('fix', lang)}", "", best.fix[lang].strip(), ""]
     out += [f"### {t('reproduce', lang)}", "", code_span(_repro_command(best, lang)), ""]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
         out += [f"### {t('others', lang)}", ""]
         out += [
-            f"- {m.entry.title[lang]}{parens(f'{code_span(m.entry.id)}, {m.score}', lang)}"
+            f"- {m.title[lang]}{parens(f'{code_span(m.entry.id)}, {m.score}', lang)}"
             for m in others
         ]
     return "\n".join(out).rstrip() + "\n"

@@ -49,6 +49,7 @@ class MatchReport(TypedDict):
     notes: list[str]  # what the captured tensors say about it (in-process only; else empty)
     where: Where | None
     see_also: list[str]  # ids of related entries
+    aliases: list[str]  # other ids of this family (families.yaml lists a few messages twice)
 
 
 class ErrorReport(TypedDict):

@@ -52,6 +52,24 @@ class Match:
     signature: Signature | None = None
     values: dict[str, str] = field(default_factory=dict)
 
+    @property
+    def title(self) -> dict[str, str]:
+        """The entry's title, or the matched wording's when it names a case of its own."""
+        case = self.entry.case(self.signature) if self.signature else None
+        return (case and case["title"]) or self.entry.title
+
+    @property
+    def cause(self) -> dict[str, str]:
+        """The entry's cause, or the matched wording's when it names a case of its own."""
+        case = self.entry.case(self.signature) if self.signature else None
+        return (case and case["cause"]) or self.entry.cause
+
+    @property
+    def fix(self) -> dict[str, str]:
+        """The entry's fix, or the matched wording's when it names a case of its own."""
+        case = self.entry.case(self.signature) if self.signature else None
+        return (case and case["fix"]) or self.entry.fix
+
 
 @dataclass(frozen=True)
 class Diagnosis:
@@ -343,12 +361,12 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
     return columns
 
 
-def _own_errors(entry: Entry, errors: list[Error]) -> list[Error]:
+def _own_errors(entry: Entry, errors: tuple[Error, ...]) -> tuple[Error, ...]:
     """The errors of an example that say it is this entry's, which its signatures recognise: a
     wrapper's example ("Caught FileNotFoundError in DataLoader worker process 0") also shows the
     error it wraps, and a bare FileNotFoundError resembling that one is no DataLoader's. All of
     them when no signature recognises any (an entry known only by its phrases)."""
-    own = [err for err in errors if any(sig.regex.search(err.message) for sig in entry.signatures)]
+    own = tuple(e for e in errors if any(s.regex.search(e.message) for s in entry.signatures))
     return own or errors
 
 
