@@ -106,6 +106,34 @@ def test_shape_error_names_the_operand_and_the_layer(tmp_path: Path) -> None:
     ]
 
 
+def test_a_reduction_over_the_feature_dimension_is_said_before_the_layer_advice(
+    tmp_path: Path,
+) -> None:
+    """The message says "give the layer 16 inputs"; the values say `pooled` is `x` without its
+    dimension of 24 features, which the layer does expect: the mean took the wrong dimension."""
+    script = tmp_path / "pool.py"
+    script.write_text(
+        "import torch\n"
+        "fc = torch.nn.Linear(24, 4)\n"
+        "x = torch.randn(8, 24, 16)  # (batch, channels, time)\n"
+        "pooled = x.mean(dim=1)\n"
+        "out = fc(pooled)\n"
+    )
+    report = json.loads(cli("run", "--json", "--lang", "en", str(script)).stdout)
+    best = report["matches"][0]
+    assert best["id"] == "shape-matmul" and best["message"].endswith("(8x16 and 24x4)")
+    assert best["notes"][0].startswith(
+        "`pooled` (8, 16) is `x` (8, 24, 16) without its dimension 1, whose size 24 is just what "
+        "`fc` = Linear(in=24, out=4) expects"
+    )
+    assert "(`x.mean(dim=2)`)" in best["notes"][0]
+    text = cli("run", "--lang", "en", str(script)).stderr
+    said = [line for line in text.splitlines() if line.lstrip().startswith("→")]
+    assert "without its dimension 1" in said[0], said  # before "in_features should be 16"
+    zh = cli("run", "--lang", "zh", str(script)).stderr
+    assert "去掉了第 1 维" in zh and "`x.mean(dim=2)`" in zh
+
+
 def test_dtype_error_names_the_float64_tensor(tmp_path: Path) -> None:
     report = run_json(
         tmp_path,

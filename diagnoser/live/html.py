@@ -9,7 +9,7 @@ from html import escape
 
 from ..speak.explain import explanation
 from ..speak.i18n import t
-from ..speak.render import DOCS_URL, facts_lines, facts_of, notes, page_url
+from ..speak.render import DOCS_URL, facts_lines, facts_of, notes, page_url, said_and_notes
 from ..text.facts import Context
 from ..text.match import Diagnosis
 
@@ -78,8 +78,8 @@ def to_html(
     ]
     if best.error:
         parts.append(f"<pre>{escape(best.error.text.split(chr(10), 1)[0])}</pre>")
-    said = [explanation(best, lang), *notes(diagnosis, best, lang, context)]
-    parts += [f"<p>→ {_inline(s)}</p>" for s in said if s]
+    said = said_and_notes(explanation(best, lang), notes(diagnosis, best, lang, context))
+    parts += [f"<p>→ {_inline(s)}</p>" for s in said]
     facts = facts_of(diagnosis, best, context)
     if facts:
         parts.append(f"<p><strong>{escape(t('tensors', lang))}</strong></p>")

@@ -12,7 +12,7 @@ from ..text.match import Diagnosis
 from ..text.parse import Error
 from .explain import explanation
 from .i18n import colon
-from .render import code_span, facts_lines, facts_of, notes
+from .render import code_span, facts_lines, facts_of, notes, said_and_notes
 from .render import fence as _fence
 
 _MAX_TRACEBACK_LINES = 120
@@ -108,10 +108,8 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
     else:
         entry = best.entry
         out += [f"{best.title[lang]} ({code_span(entry.id)})", ""]
-        said = explanation(best, lang)
-        if said:
-            out += [said, ""]
-        out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
+        said = said_and_notes(explanation(best, lang), notes(diagnosis, best, lang, context))
+        out += [line for note in said for line in (note, "")]
         out += [best.cause[lang].strip(), "", f"{w['fix']}{c}", "", best.fix[lang].strip(), ""]
     out += [f"**{w['asks']}**", "", f"1. {w['ask1']}", f"2. {w['ask2']}", f"3. {w['ask3']}", ""]
     out.append(w["role"])

@@ -8,7 +8,7 @@ from ..text.parse import Error, Frame
 from ..text.training_log import read as read_log
 from .explain import explanation
 from .i18n import colon, parens, t
-from .tensor_notes import tensor_notes
+from .tensor_notes import Correction, tensor_notes
 from .wrap import columns, markdown, wrap
 
 TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up milliseconds
@@ -145,6 +145,14 @@ def notes(diagnosis: Diagnosis, match: Match, lang: str, context: Context | None
     return tensor_notes(match, facts_of(diagnosis, match, context), lang)
 
 
+def said_and_notes(said: str | None, found: list[str]) -> list[str]:
+    """The explanation, then the notes; a note that corrects the explanation's advice
+    (tensor_notes.Correction) comes first, so the advice the values contradict is not read first."""
+    first = [n for n in found if isinstance(n, Correction)]
+    rest = [n for n in found if not isinstance(n, Correction)]
+    return [*first, *([said] if said else []), *rest]
+
+
 def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> Report:
     """The diagnosis as data: what `--json` prints and `diagnoser.diagnose` returns."""
     context = context or Context()
@@ -248,10 +256,8 @@ def to_text(
     if best.error:
         out += _lines(_echoed(best), width, "  ", "    ")
     said = _said(diagnosis, best, lang) or (None if best.error else best.title[lang])
-    if said:
-        out += _lines(said, width, "  → ", "    ")
-    for note in notes(diagnosis, best, lang, context):
-        out += _lines(note, width, "  → ", "    ")
+    for line in said_and_notes(said, notes(diagnosis, best, lang, context)):
+        out += _lines(line, width, "  → ", "    ")
     where = _where_of(diagnosis, best)
     if where:
         out += _where_lines(where, f"{t('where', lang)}{colon(lang)}", width)
@@ -354,10 +360,8 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     if best.error:
         out += ["", *fence(best.error.text)]
     out.append("")
-    said = _said(diagnosis, best, lang)
-    if said:
-        out += [said, ""]
-    out += [line for note in notes(diagnosis, best, lang, context) for line in (note, "")]
+    said = said_and_notes(_said(diagnosis, best, lang), notes(diagnosis, best, lang, context))
+    out += [line for note in said for line in (note, "")]
     where = _where_of(diagnosis, best)
     if where:
         out += [f"{t('where', lang)}{colon(lang)}{_where_markdown(where)}", ""]

@@ -84,6 +84,50 @@ def _mismatch(module: ModuleFact, tensor: TensorFact) -> int | None:
     return have if have != module.in_size else None
 
 
+class Correction(str):
+    """A note that contradicts the explanation's advice: said before it (render.py)."""
+
+
+def _reduced_from(t: TensorFact, want: int, facts: Facts) -> tuple[TensorFact, int] | None:
+    """Another tensor in sight that is `t` with one more dimension, of the size the layer wants:
+    `t` is most likely it reduced (mean, sum, max, indexing) over that dimension."""
+    for other in _visible(facts):
+        if other is t or len(other.shape) != len(t.shape) + 1:
+            continue
+        for d in range(1, len(other.shape) - 1):  # not the batch, and not already the last
+            if other.shape[d] == want and other.shape[:d] + other.shape[d + 1 :] == t.shape:
+                return other, d
+    return None
+
+
+def _reduced_note(t: TensorFact, m: ModuleFact, facts: Facts, lang: str) -> Correction | None:
+    if m.in_dim != -1 or m.in_size is None:
+        return None
+    found = _reduced_from(t, m.in_size, facts)
+    if found is None:
+        return None
+    source, d = found
+    keep = [i for i in range(1, len(source.shape)) if i != d]
+    dims = ", ".join(map(str, keep))
+    example = f"`{source.name}.mean(dim={keep[0]})`" if len(keep) == 1 else ""
+    was, now = f"`{source.name}` {tuple(source.shape)}", f"`{t.name}` {tuple(t.shape)}"
+    layer = f"`{m.name}` = {m.summary}"
+    if lang == "zh":
+        instead = f"（{example}）" if example else ""
+        return Correction(
+            f"{now} 就是 {was} 去掉了第 {d} 维，而这一维的大小 {m.in_size} 正是 {layer} "
+            f"要的特征数：多半是 mean / sum / max 或者索引取错了维度。改成在第 {dims} 维上做"
+            f"{instead}，不要去改这一层的 in_features，否则模型会在错误的维度上训练。"
+        )
+    return Correction(
+        f"`{t.name}` {tuple(t.shape)} is `{source.name}` {tuple(source.shape)} without its "
+        f"dimension {d}, whose size {m.in_size} is just what `{m.name}` = {m.summary} expects: "
+        f"the mean, sum, max or index most likely took the wrong dimension. Reduce over dimension "
+        f"{dims} instead{(' (' + example + ')') if example else ''} rather than changing the "
+        "layer's in_features, which would train on the wrong axis."
+    )
+
+
 def _shape_note(facts: Facts, lang: str) -> str | None:
     modules = {m.name: m for m in facts.modules}
     tensors = {t.name: t for t in facts.tensors}
@@ -94,6 +138,9 @@ def _shape_note(facts: Facts, lang: str) -> str | None:
         have = _mismatch(m, t)
         if have is None:
             continue
+        reduced = _reduced_note(t, m, facts, lang)
+        if reduced is not None:
+            return reduced
         what = {"en": "features (last dimension)", "zh": "个特征（最后一维）"}
         if m.in_dim != -1:
             what = {"en": "channels", "zh": "个通道"}
