@@ -60,6 +60,7 @@ _COMPILER = (
     # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
     "text/match.py",
     "text/sentence.py",
+    "text/paraphrase.py",
     "text/mask.py",
     "text/parse.py",
     "text/cleanup.py",

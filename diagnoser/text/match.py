@@ -14,6 +14,7 @@ from functools import cache
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
+from .paraphrase import paraphrased_entries
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
 from .symptoms import detect, fold, normalise
@@ -40,6 +41,8 @@ _FRAME_SCORE = 75
 # merely names (an entry's phrases, or an error message quoted in it).
 _PHRASE_SCORE = 85
 _NAMED_SCORE = 84
+# An error retold in other words (paraphrase.py): below any phrase said word for word.
+_PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
 
 
@@ -383,10 +386,12 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         else set()
     )
     described = described_symptoms(sentence, index) if sentence else set()
+    # only when no phrase is said word for word: those are surer, and a sentence names few entries
+    retold = paraphrased_entries(sentence, index) if sentence and not named else set()
     out = []
     # Only a symptom entry matches a log, or a sentence that names no entry; the entries the
     # sentence names or describes, in the knowledge base's order, and no other is read.
-    positions = {index.positions[i] for i in named | described}
+    positions = {index.positions[i] for i in named | described | retold}
     for entry in map(index.entry, sorted(positions.union(index.symptomatic))):
         symptoms = entry.symptoms
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
@@ -398,6 +403,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, score, None, "phrase"))
         elif entry.id in named:
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
+        elif entry.id in retold:
+            out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     return _narrower_first(out)
 
 

@@ -1,0 +1,154 @@
+"""An error retold in the user's own Chinese words ("报错说两个矩阵形状不能相乘"): the entries
+whose phrases say the same things, in other words and another order.
+
+Each phrase of an error entry (en and zh) is reduced to the concepts it names, through a small
+lexicon of the words users and our phrases use for them (形状 / 尺寸 / shape are one concept;
+不匹配 / 对不上 / 不一致 another). A sentence that says it is an error (报错, 提示, error…)
+and names every concept of some phrase, two at least, names that phrase's entry; of several
+entries, those with the most concepts matched. Only for text with Chinese in it: English
+sentences are matched by the phrases word for word and by fuzzy matching, which they suit.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..knowledge.index import Index
+from ..knowledge.substrings import automaton
+from .symptoms import compact, fold
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a start-up milliseconds
+    from typing import Any
+
+# concept -> the words for it (lower case; ASCII ones count as whole words or their plurals)
+LEXICON: dict[str, tuple[str, ...]] = {
+    "shape": ("形状", "尺寸", "shape", "size", "大小"),
+    "dim": ("维度", "维数", "dim", "dimension"),
+    "mismatch": (
+        "不匹配",
+        "对不上",
+        "不一致",
+        "不一样",
+        "不相同",
+        "不同",
+        "不符",
+        "不对",
+        "不在同一",
+        "mismatch",
+        "match",
+        "same",
+        "不兼容",
+        "incompatible",
+    ),
+    "cannot": ("不能", "无法", "不可以", "没法", "cannot", "can't", "unable"),
+    "multiply": ("相乘", "乘法", "矩阵乘", "matmul", "multiplied", "multiply"),
+    "matrix": ("矩阵", "mat1", "mat2", "matrix"),
+    "device": ("设备", "device"),
+    "dtype": ("数据类型", "dtype", "标量类型", "scalar type", "类型", "type"),
+    "index": ("索引", "下标", "index", "indices"),
+    "out-of-range": ("越界", "超出范围", "超出", "超过", "out of range", "out of bounds"),
+    "grad": ("梯度", "grad", "gradient", "requires_grad", "求导"),
+    "inplace": ("原地", "就地", "inplace", "in-place"),
+    "modified": ("修改", "改变", "modified"),
+    "backward": ("反向传播", "反向", "backward"),
+    "twice": ("两次", "第二次", "重复", "twice", "second time"),
+    "memory": ("显存", "内存", "memory"),
+    "not-enough": ("不足", "不够", "爆了", "溢出", "out of memory", "oom"),
+    "worker": ("worker", "子进程", "工作进程"),
+    "killed": ("被杀", "被kill", "kill", "killed", "意外退出", "exited unexpectedly"),
+    "dataloader": ("dataloader", "数据加载"),
+    "load": ("加载", "载入", "load"),
+    "weights": ("权重", "state_dict", "checkpoint", "预训练", "模型参数"),
+    "keys": ("键", "key", "keys"),
+    "missing": ("缺少", "缺失", "missing"),
+    "label": ("标签", "target", "label"),
+    "class": ("类别", "class"),
+    "embedding": ("embedding", "嵌入", "词表", "vocab"),
+    "channel": ("通道", "channel"),
+    "batch": ("batch", "批次", "批大小", "批量"),
+    "scalar": ("标量", "scalar", "item"),
+    "numpy": ("numpy",),
+    "convert": ("转换", "转成", "转为", "convert"),
+    "contiguous": ("连续", "contiguous"),
+    "view": ("view", "reshape"),
+    "port": ("端口", "port"),
+    "in-use": ("被占用", "占用", "in use"),
+    "driver": ("驱动", "driver"),
+    "too-old": ("太旧", "过低", "太低", "too old"),
+    "pickle": ("pickle", "序列化"),
+    "broadcast": ("广播", "broadcast"),
+    "nan": ("nan",),
+    "loss": ("loss", "损失"),
+    "leaf": ("叶子", "leaf"),
+}
+# The words that say the sentence is about an error, not a training behaviour.
+_ERROR_CUES = ("报错", "错误", "提示", "异常", "出错", "报了", "error", "exception", "失败")
+_MIN_CONCEPTS = 2
+
+
+def paraphrased_entries(sentence: str, index: Index) -> set[str]:
+    """The error entries the sentence retells (see the module's docstring); lower case, as
+    symptoms.normalise leaves it."""
+    if not any("\u4e00" <= ch <= "\u9fff" for ch in sentence):
+        return set()
+    text = compact(sentence)
+    if not any(cue in text for cue in _ERROR_CUES):
+        return set()
+    said = concepts(text)
+    best: dict[str, int] = {}
+    for entry_id, needed in _phrase_concepts(index):
+        if len(needed) >= _MIN_CONCEPTS and needed <= said:
+            best[entry_id] = max(best.get(entry_id, 0), len(needed))
+    most = max(best.values(), default=0)
+    return {entry_id for entry_id, n in best.items() if n == most}
+
+
+def concepts(text: str) -> frozenset[str]:
+    """The concepts the (compacted, lower-case) text names."""
+    found = set()
+    for end, (word, concept) in _lexicon_automaton().iter(text):
+        if _whole(text, end + 1 - len(word), end + 1):
+            found.add(concept)
+    return frozenset(found)
+
+
+def _whole(text: str, start: int, end: int) -> bool:
+    """An ASCII word is not part of a longer one ("size" is not in "resize"); a plural counts."""
+    word = text[start:end]
+    if not word[0].isascii():
+        return True
+    before = text[start - 1] if start else " "
+    after = text[end : end + 2] if end < len(text) else " "
+    if after[:1] == "s" and not after[1:2].isalnum():
+        after = " "  # "shapes", "keys"
+    return not (
+        (before.isascii() and before.isalnum()) or (after[:1].isascii() and after[:1].isalnum())
+    )
+
+
+@cache
+def _lexicon_automaton() -> Any:
+    return automaton(
+        {
+            compact(word): (compact(word), concept)
+            for concept, words in LEXICON.items()
+            for word in words
+        }
+    )
+
+
+@cache
+def _phrase_concepts(index: Index) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(entry id, the concepts of one of its phrases), for every phrase of every error entry."""
+    pairs = index.derived("phrase-concepts", lambda: _compute_phrase_concepts(index))
+    return tuple((entry_id, frozenset(found)) for entry_id, found in pairs)
+
+
+def _compute_phrase_concepts(index: Index) -> list[tuple[str, list[str]]]:
+    return [
+        (e.id, sorted(concepts(compact(fold(p)))))
+        for e in index.entries
+        if e.kind == "error"
+        for p in e.phrases["en"] + e.phrases["zh"]
+    ]

@@ -1,0 +1,58 @@
+"""An error retold in Chinese, without its message: the entry whose phrases say the same things
+in other words; and nothing for what is not a PyTorch error, or not an error at all."""
+
+from __future__ import annotations
+
+import pytest
+
+from diagnoser.knowledge.index import Index
+from diagnoser.text.match import diagnose
+from diagnoser.text.paraphrase import LEXICON, concepts
+
+RETOLD = {
+    "报错说 mat1 和 mat2 的形状不能相乘": "shape-matmul",
+    "运行的时候提示两个矩阵形状不能相乘": "shape-matmul",
+    "报错说张量不在同一个设备上，一个在 cuda:0 一个在 cpu": "device-mismatch",
+    "训练时报错，模型和输入数据的设备不一样": "device-mismatch",
+    "报错说 DataLoader 的 worker 意外退出了": "dataloader-worker-killed",
+    "提示梯度计算需要的变量被原地操作修改了": "inplace-modified",
+    "加载预训练权重的时候报错，说缺少一些 key": "state-dict-mismatch",
+    "报错: 端口已经被占用了": "address-in-use",
+    "提示 NVIDIA driver 的版本太低了": "driver-too-old",
+    "报错说这个 tensor 的 view 不连续": "view-non-contiguous",
+}
+
+
+@pytest.mark.parametrize("sentence", RETOLD)
+def test_an_error_retold_in_chinese_finds_its_entry(sentence: str, index: Index) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == RETOLD[sentence], diagnose(sentence, index)
+    assert best.method == "phrase" and best.score < 84  # below a phrase said word for word
+
+
+NOT_RETOLD = [
+    "pip 安装 torch 报错，找不到对应的版本",  # an install problem named by no concept pair
+    "运行报错 找不到文件",
+    "我的 yolov5 训练的时候报错了，求助",  # an error, but not which
+    "conda 创建环境失败，提示网络错误",
+    "两个矩阵形状不能相乘是什么意思",  # a question about matmul, not an error
+    "训练时显存占用一直很稳定",  # a behaviour, not an error: no error word
+    "The shapes cannot be multiplied",  # English sentences are left to the phrases and fuzzy stage
+]
+
+
+@pytest.mark.parametrize("sentence", NOT_RETOLD)
+def test_what_is_not_a_retold_error_gets_no_paraphrase_match(sentence: str, index: Index) -> None:
+    matches = diagnose(sentence, index).matches
+    assert all(m.score != 80 for m in matches), matches
+
+
+def test_concepts_take_whole_words_and_plurals() -> None:
+    assert concepts("shapes cannot be multiplied") == {"shape", "cannot", "multiply"}
+    assert "shape" not in concepts("resize the image")  # "size" inside a longer word
+    assert concepts("形状对不上") == {"shape", "mismatch"}
+
+
+def test_each_word_belongs_to_one_concept() -> None:
+    words = [w for ws in LEXICON.values() for w in ws]
+    assert len(words) == len(set(words))
