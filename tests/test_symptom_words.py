@@ -25,6 +25,13 @@ SAID = [
     ("nccl-error", "多卡训练卡住"),
     ("nccl-error", "多卡训练卡住了，也没有报错"),
     ("nccl-error", "my multi-gpu training hangs after the first epoch"),
+    # NaN said of the outputs or weights, or of training itself, not of the loss
+    ("nan-loss", "nan values during training"),
+    ("nan-loss", "NAN occurs during the training at random intervals"),
+    ("nan-loss", "the model weights became nan after 3 epochs"),
+    ("nan-loss", "训练时输出全是 nan"),
+    ("slow-training-dataloader", "Most of the time utilization of the GPU is very low"),
+    ("loss-not-decreasing", "Loss increases with training"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -50,6 +57,7 @@ NOT_SAID = [
     # A hang on one GPU: no entry explains it yet; better nothing than a wrong answer.
     "stuck at Starting trainer",
     "training hangs at the first epoch",
+    "I replaced the nan values in the dataset with the mean before training",
 ]
 
 
