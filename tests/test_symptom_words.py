@@ -32,6 +32,10 @@ SAID = [
     ("nan-loss", "训练时输出全是 nan"),
     ("slow-training-dataloader", "Most of the time utilization of the GPU is very low"),
     ("loss-not-decreasing", "Loss increases with training"),
+    ("loss-not-decreasing", "loss没有显著下降"),
+    ("loss-not-decreasing", "训练过程中发现val_accuracy始终在50%左右"),
+    ("loss-not-decreasing", "准确率50%，跟没有学一样"),
+    ("cuda-oom", "训练内存不足"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
