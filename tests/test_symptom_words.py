@@ -36,6 +36,9 @@ SAID = [
     ("loss-not-decreasing", "训练过程中发现val_accuracy始终在50%左右"),
     ("loss-not-decreasing", "准确率50%，跟没有学一样"),
     ("cuda-oom", "训练内存不足"),
+    ("loss-all-zero", "loss goes down to 0"),
+    ("loss-oscillates", "My train loss suddenly increase during the 2nd epoch"),
+    ("nan-loss", "Model outputs nan after several training iterations"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -62,6 +65,7 @@ NOT_SAID = [
     "stuck at Starting trainer",
     "training hangs at the first epoch",
     "I replaced the nan values in the dataset with the mean before training",
+    "loss decreases to 0.05 after 20 epochs",
 ]
 
 
