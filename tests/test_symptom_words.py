@@ -43,6 +43,7 @@ SAID = [
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
     ("loss-oscillates", "the loss keeps oscillating and the model is not converging"),
+    ("overfitting", "loss没有下降，val_loss越来越大"),
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
