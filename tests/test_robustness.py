@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,7 @@ from diagnoser.knowledge.index import Index
 from diagnoser.text.cleanup import decode
 from diagnoser.text.match import diagnose
 
-from .conftest import ENTRIES, ROOT, run_reproduction
+from .conftest import ENTRIES, ROOT, cli, run_reproduction
 
 EXAMPLES = settings(
     max_examples=60,
@@ -263,3 +264,62 @@ def test_a_2gb_log_streams_in_bounded_memory() -> None:
     code, maxrss_kib, found = result.stdout.decode().split()
     assert code == "0" and found == "True", result.stderr.decode()[-2000:]
     assert int(maxrss_kib) < 200 * 1024, f"max RSS {int(maxrss_kib) / 1024:.0f} MB"
+
+
+def _code_patterns() -> list[tuple[str, int]]:
+    """Every pattern the engine compiles (compile_cached) on its way through real tracebacks,
+    logs and every report format, but the knowledge base's own (tested above)."""
+    from diagnoser.knowledge import regex_cache
+    from diagnoser.knowledge.index import load_index
+    from diagnoser.speak.prompt import to_prompt
+    from diagnoser.speak.render import to_markdown, to_text
+
+    index = load_index()
+    data = Path(__file__).parent / "data"
+    for path in [*(data.parent.parent / "samples").glob("*.txt"), *data.glob("real/*/*.txt")]:
+        found = diagnose(path.read_text(encoding="utf-8", errors="replace"), index)
+        to_text(found, "en"), to_markdown(found, "zh"), to_prompt(found, "en")
+    diagnose("训练时 loss 一直不下降\nepoch 1 loss 2.3 acc 0.1\nepoch 2 loss 2.3 acc 0.1", index)
+    kb = {p for _, p in KB_PATTERNS}
+    return sorted((p, f) for p, f in regex_cache._made if p not in kb)
+
+
+CODE_PATTERNS = _code_patterns()
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags"), CODE_PATTERNS, ids=[p[:40] for p, _ in CODE_PATTERNS]
+)
+def test_every_code_regex_is_linear(pattern: str, flags: int) -> None:
+    compiled = re.compile(pattern, flags)
+    with _deadline(120):
+        slow = {
+            text[:24]: round(seconds, 2)
+            for text in _adversarial(pattern)
+            if (seconds := _cpu_seconds(compiled, text)) > CPU_BOUND
+        }
+    assert not slow, f"quadratic on 50 KB lines starting with: {slow}"
+
+
+ADVERSARIAL_PASTES = {
+    "spaces": " " * 100_000,
+    "letters": "a" * 100_000,
+    "slashes": "/" * 100_000,
+    "dotted": "Error." * 16_000 + "Error('x')",
+    "repr": "RuntimeError('" + "a\\n" * 33_000 + "')",
+    "blank lines": ("\n" + " " * 20_000) * 5,
+    "separators": " | " * 33_000,
+    "key=value": "loss=1 " * 14_000,
+}
+
+
+@pytest.mark.parametrize("name", ADVERSARIAL_PASTES)
+def test_the_cli_reads_a_100_kb_adversarial_paste_in_under_a_cpu_second(name: str) -> None:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = cli("--json", stdin=ADVERSARIAL_PASTES[name])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert result.returncode in (0, 1), result.stderr
+    used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    assert used <= 1.0, f"{name}: {used:.2f} CPU seconds"

@@ -65,7 +65,9 @@ _RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>.*?)\s*$")
 _FENCE = compile_cached(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = compile_cached(r' (?=File "[^"]+", line \d+)')
 _FLAT_EXC = compile_cached(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
-_REPR_EXC = compile_cached(r"\b((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])")
+_REPR_EXC = compile_cached(
+    r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])"
+)
 _JSON_FIELD = compile_cached(
     r'"(?:message|msg|stack|stacktrace|traceback|error|stderr|detail|log)"\s*:\s*("(?:[^"\\]|\\.)*")'
 )

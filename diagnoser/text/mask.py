@@ -14,7 +14,12 @@ from ..knowledge.regex_cache import compile_cached
 _MASKS: list[tuple[str, re.Pattern[str]]] = [
     # an f-string's field, from a raise statement when the message itself was cut off
     ("<SHAPE>", compile_cached(r"\{[^{}\n]{1,80}\}")),
-    ("<PATH>", compile_cached(r"(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]")),
+    # a word with a path in it, whole ("data/train/x.jpg", "C:\\Users\\me"); tried once per word,
+    # never from each of its slashes (quadratic on a long run of them)
+    (
+        "<PATH>",
+        compile_cached(r"(?<![\w.\-/\\~+])[\w.\-\\~+]*?(?:[A-Za-z]:\\|/)[\w.\-/\\~+]*[\w]"),
+    ),
     ("<HEX>", compile_cached(r"\b0x[0-9a-fA-F]+\b")),
     (
         "<SHAPE>",

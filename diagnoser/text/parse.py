@@ -100,7 +100,7 @@ _IPY_FRAMES = [
     compile_cached(r"^(?P<file><ipython-input-[^>]+>|\S+\.py) in (?P<name>[^(\s]+)"),
 ]
 _IPY_ARROW = compile_cached(r"^\s*-*> ?(?P<line>\d+)\s(?P<src>.*)$")
-_IPY_SKIP = compile_cached(r"^\s*(?:-{10,}|\d+ frames?|\s*\d+\s.*|\.\.\.)\s*$")
+_IPY_SKIP = compile_cached(r"^\s*(?:-{10,}|\d+ frames?|\d+\s.*|\.\.\.)\s*$")
 _LIBRARY_PATH = compile_cached(
     r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\])"
 )

@@ -464,7 +464,7 @@ def normalise(text: str, vocabulary: frozenset[str]) -> str:
 
 # Spaces are optional between Chinese and anything else: "CUDA 内存不足" and "CUDA内存不足" are one.
 _CJK_SPACE = compile_cached(
-    r"\s+(?=[\u3000-\u9fff\uff00-\uffef])|(?<=[\u3000-\u9fff\uff00-\uffef])\s+"
+    r"(?<!\s)\s+(?=[\u3000-\u9fff\uff00-\uffef])|(?<=[\u3000-\u9fff\uff00-\uffef])\s+"
 )
 _SPACES = compile_cached(r"\s+")
 

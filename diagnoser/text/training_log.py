@@ -15,9 +15,12 @@ from ..knowledge.records import dataclass, field
 from ..knowledge.regex_cache import compile_cached
 
 _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
-_SEGMENTS = compile_cached(r"\s*(?:\||,|;|\t| - | — )\s*")
+# Each pattern starts only where its first run can start ((?<!\s), (?<![\w./])): otherwise a
+# 50 KB run of spaces or letters is rescanned from each of its positions (quadratic).
+_SEGMENTS = compile_cached(r"(?<!\s)\s*(?:\||,|;|\t| - | — )\s*")
 _PAIR = compile_cached(
-    rf"(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){{0,3}}?)['\"]?\s*[:=]?\s*['\"]?(?P<value>{_NUM})"
+    r"(?<![\w./])(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){0,3}?)"
+    rf"['\"]?\s*[:=]?\s*['\"]?(?P<value>{_NUM})"
     r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
@@ -52,7 +55,7 @@ _PARAM_GRAD = compile_cached(
 _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
 # diagnoser.watch's line, with the model it is about: "[diagnoser:Generator] step 3 | loss 0.7"
 _WATCH_LABEL = compile_cached(r"^\s*\[diagnoser:(?P<label>[^\]\n]{1,80})\]\s")
-_WATCH_STEP = compile_cached(r"\s*step (?P<step>\d{1,12})\b")
+_WATCH_STEP = compile_cached(r"^\s*step (?P<step>\d{1,12})\b")
 
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -232,7 +235,7 @@ def _cells(line: str) -> list[str]:
 
 
 # A header's unit: "mem (MB)", "rss[GiB]", "time/ms", "step_time_ms".
-_HEADER_UNIT = compile_cached(r"\s*(?:[(\[]\s*([kmg]i?b|m?s)\s*[)\]]|[/_ ]([kmg]i?b|m?s))$")
+_HEADER_UNIT = compile_cached(r"(?<!\s)\s*(?:[(\[]\s*([kmg]i?b|m?s)\s*[)\]]|[/_ ]([kmg]i?b|m?s))$")
 _UNIT_SCALE = {**_TO_MB, "s": 1.0, "ms": 1 / 1000}
 Column = tuple[str | None, float]  # (canonical name, what a value is multiplied by)
 
