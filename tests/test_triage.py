@@ -394,3 +394,103 @@ def test_spark_engine_agrees_with_the_local_one(run: Run) -> None:
         for g in local.groups
     ]
     assert [r.id for r in rows if r.role == "first_failure"] == ["shape-matmul"]
+
+
+def test_damaged_cut_off_and_wide_inputs_are_read_or_reported(tmp_path: Path) -> None:
+    """A .zst cut in the middle of a frame is reported (zstandard alone takes it for complete)
+    and what it held before is still read; damaged .zst data is one line, no traceback; a UTF-16
+    log (Windows PowerShell's `>`) is read like any other."""
+    import zstandard
+
+    tb = (Path(__file__).parent.parent / "samples" / "shape-matmul.txt").read_bytes()
+    frame = zstandard.compress(b"step 1 loss 0.5\n" * 50_000 + tb)
+    (tmp_path / "cut.log.zst").write_bytes(frame[: len(frame) * 6 // 10])
+    damaged = bytearray(frame)
+    damaged[100:140] = b"\xff" * 40
+    (tmp_path / "damaged.log.zst").write_bytes(bytes(damaged))
+    (tmp_path / "wide.log").write_bytes(tb.decode("utf-8").encode("utf-16"))
+    cut = cli("triage", "--json", str(tmp_path / "cut.log.zst"))
+    assert "ends in the middle of a frame" in cut.stderr and "Traceback" not in cut.stderr
+    assert json.loads(cut.stdout)["bytes"] > 0
+    bad = cli("triage", "--json", str(tmp_path / "damaged.log.zst"))
+    assert "damaged .zst data" in bad.stderr and "Traceback" not in bad.stderr
+    wide = json.loads(cli("triage", "--json", str(tmp_path / "wide.log")).stdout)
+    assert [g["id"] for g in wide["groups"]] == ["shape-matmul"]
+
+
+def test_links_are_read_once_and_loops_are_not_followed(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "rank0.log").write_text("step 1 loss 0.5\n")
+    (logs / "again.log").symlink_to(logs / "rank0.log")
+    (logs / "loop").symlink_to(logs)  # a folder that contains itself
+    for arg in (str(logs), str(tmp_path / "**" / "*.log")):
+        data = json.loads(cli("triage", "--json", arg).stdout)
+        assert data["files"] == 1, (arg, data["files"])
+
+
+def test_an_unreadable_folder_is_reported(tmp_path: Path, monkeypatch: Any) -> None:
+    """What os.walk meets when a folder may not be read (as a user, not root, would): a problem
+    in the report, not a folder silently skipped."""
+    from diagnoser.triage.inputs import expand
+
+    (tmp_path / "ok.log").write_text("step 1 loss 0.5\n")
+    (tmp_path / "locked").mkdir()
+    (tmp_path / "locked" / "rank1.log").write_text("step 1 loss 0.5\n")
+    scandir = os.scandir
+
+    def refusing(path: Any = ".") -> Any:
+        if str(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    problems: list[str] = []
+    assert expand([str(tmp_path)], problems) == [str(tmp_path / "ok.log")]
+    assert problems == [f"{tmp_path / 'locked'}: folder not read: Permission denied"]
+
+
+def test_a_killed_worker_is_noticed_and_its_files_read_again(tmp_path: Path) -> None:
+    """A worker killed mid-read (as the OOM killer would) does not hang the run: its file is read
+    again in the parent and the report says so."""
+    tb = (Path(__file__).parent.parent / "samples" / "shape-matmul.txt").read_text()
+    for i in range(3):
+        (tmp_path / f"rank{i}.log").write_text(tb)
+    script = (
+        "import os, signal, sys\n"
+        "import diagnoser.triage.local as local\n"
+        "real = local._scan_in_worker\n"
+        "def dying(task):\n"
+        "    if task[0].endswith('rank1.log'):\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "    return real(task)\n"
+        "local._scan_in_worker = dying\n"
+        "from diagnoser.cli import main\n"
+        "sys.exit(main(['triage', '--json', '-j', '2', *sys.argv[1:]]))\n"
+    )
+    (tmp_path / "kill.py").write_text(script)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(tmp_path / "kill.py"),
+            *(str(tmp_path / f"rank{i}.log") for i in range(3)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)},
+        cwd=tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "a worker process died" in proc.stderr
+    assert json.loads(proc.stdout)["files"] == 3
+
+
+def test_an_invalid_knowledge_base_is_one_line_and_exit_3(tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    kb.mkdir()
+    (kb / "broken.yaml").write_text("id: broken\nkind: error\n")
+    (tmp_path / "x.log").write_text("step 1 loss 0.5\n")
+    proc = cli("triage", "--kb", str(kb), str(tmp_path / "x.log"))
+    assert proc.returncode == 3 and "invalid knowledge base" in proc.stderr
+    assert "Traceback" not in proc.stderr

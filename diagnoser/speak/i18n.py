@@ -173,6 +173,10 @@ UI: dict[str, dict[str, str]] = {
         "en": "{groups} groups, {files} file(s), {size}",
         "zh": "{files} 个文件（{size}）里共有 {groups} 类问题",
     },
+    "triage_unread": {
+        "en": "; {n} input(s) not read to the end (see above)",
+        "zh": "；{n} 个输入没能读完（原因见上）",
+    },
     "triage_of_rank": {"en": ", rank {rank}", "zh": "，rank {rank}"},
     "triage_timeline": {"en": "Failures per rank, in order", "zh": "各 rank 的报错时间线"},
     "triage_title": {"en": "diagnoser triage", "zh": "diagnoser triage"},

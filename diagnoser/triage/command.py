@@ -14,7 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
-EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE = 0, 1, 2
+EXIT_FOUND, EXIT_NOTHING, EXIT_USAGE, EXIT_BAD_KB = 0, 1, 2, 3
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,8 +48,13 @@ def run(args: argparse.Namespace) -> int:
         print("diagnoser triage: -j needs a number of 1 or more", file=sys.stderr)
         return EXIT_USAGE
     from ..knowledge.index import load_index
+    from ..knowledge.schema import KBError
 
-    index = load_index(args.kb)
+    try:
+        index = load_index(args.kb)
+    except KBError as e:  # as every other command: one line and exit 3, no traceback
+        print(f"diagnoser: invalid knowledge base: {e}", file=sys.stderr)
+        return EXIT_BAD_KB
     lang = args.lang or default_lang()
     if args.engine == "spark":
         from .spark import triage_spark
@@ -66,8 +71,9 @@ def run(args: argparse.Namespace) -> int:
         from . import local
         from .progress import progress_for
 
+        unread: list[str] = []
         try:
-            paths = expand(args.paths)
+            paths = expand(args.paths, unread)
         except InputError as e:
             print(f"diagnoser triage: {e}", file=sys.stderr)
             return EXIT_USAGE
@@ -87,6 +93,7 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if bar:
                 bar.close()
+        report.problems[:0] = unread
     for problem in report.problems:
         print(f"diagnoser triage: cannot read to the end: {problem}", file=sys.stderr)
     sys.stdout.write(_render(report, index, args.format, lang, args.no_color))

@@ -158,14 +158,14 @@ def scan_binary(
 ) -> FileResult:
     """Every error and symptom in one (decompressed) stream, grouped; the stream is closed."""
     result = FileResult(name)
-    try:
-        with raw:
-            counted = _Counted(raw, on_read)
+    with raw:
+        counted = _Counted(raw, on_read)
+        try:
             scan_stream(counted, result, path_rank, index)  # type: ignore[arg-type]
-            _symptoms(b"".join(counted.tail)[-_SYMPTOM_TAIL:], result, path_rank, index)
-            result.bytes = counted.bytes
-    except (OSError, EOFError, ValueError) as e:  # a damaged .gz / .zst: keep what was read
-        result.problem = f"{name}: {e}"
+        except (OSError, EOFError, ValueError) as e:  # a damaged .gz / .zst: keep what was read
+            result.problem = f"{name}: {e}"
+        _symptoms(b"".join(counted.tail)[-_SYMPTOM_TAIL:], result, path_rank, index)
+        result.bytes = counted.bytes
     return result
 
 

@@ -28,21 +28,49 @@ def run(
     read from the disk, for a progress bar."""
     tasks = [(path, kb) for path in paths]
     if jobs <= 1 or len(paths) <= 1:
-        results = [_scan(task, index, on_read) for task in tasks]
-    else:
-        import multiprocessing
-
-        with _pool(multiprocessing.get_context("spawn"), min(jobs, len(paths))) as pool:
-            results = []
-            for result, size in pool.imap(_scan_in_worker, tasks):
-                results.append(result)
-                if on_read:
-                    on_read(size)
-    return report(results)
+        return report([_scan(task, index, on_read) for task in tasks])
+    return report(_in_workers(tasks, index, min(jobs, len(paths)), on_read))
 
 
-def _pool(context: Any, workers: int) -> Any:
-    """A pool whose workers leave Ctrl-C to this process, which stops them (`with pool`).
+def _in_workers(
+    tasks: list[tuple[str, Path | None]],
+    index: Index,
+    workers: int,
+    on_read: Callable[[int], None] | None,
+) -> list[FileResult]:
+    """Each file read in a worker process. A worker that dies (the OOM killer, a signal) is
+    noticed, not waited for forever: the files it left unread are read here, in this process,
+    and the report says so."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    context = multiprocessing.get_context("spawn")
+    results: list[FileResult | None] = [None] * len(tasks)
+    died = False
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_leave_ctrl_c) as pool:
+        futures = _without_ctrl_c(lambda: [pool.submit(_scan_in_worker, t) for t in tasks])
+        for i, future in enumerate(futures):
+            try:
+                result, size = future.result()
+            except BrokenProcessPool:
+                died = True
+                continue
+            results[i] = result
+            if on_read:
+                on_read(size)
+    lost = [i for i, r in enumerate(results) if r is None]
+    for i in lost:  # its worker died: read it here
+        results[i] = _scan(tasks[i], index, on_read)
+    found = [r for r in results if r is not None]
+    if died:
+        note = f"a worker process died while reading; {len(lost)} file(s) read again here"
+        found[0].problem = "\n".join(filter(None, [found[0].problem, note]))
+    return found
+
+
+def _without_ctrl_c(start: Callable[[], Any]) -> Any:
+    """Run `start` (which starts the worker processes) while Ctrl-C is the parent's alone.
 
     Ctrl-C reaches the whole process group, and a worker that raised KeyboardInterrupt would
     print its traceback, even while it is still starting. So the workers are started while
@@ -60,9 +88,9 @@ def _pool(context: Any, workers: int) -> Any:
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:  # not the main thread: signals are not ours to set
-        return context.Pool(workers, _leave_ctrl_c)
+        return start()
     try:
-        return context.Pool(workers, _leave_ctrl_c)
+        return start()
     finally:
         signal.signal(signal.SIGINT, previous)
         if hasattr(signal, "pthread_sigmask"):

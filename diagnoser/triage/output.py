@@ -85,9 +85,12 @@ def _header(lang: str) -> list[str]:
 
 
 def _summary(report: Report, lang: str) -> str:
-    return _w("summary", lang).format(
+    said = _w("summary", lang).format(
         groups=len(report.groups), files=len(report.files), size=_size(report.bytes)
     )
+    if report.problems:  # never silent: what could not be read is counted here too
+        said += _w("unread", lang).format(n=len(report.problems))
+    return said
 
 
 def to_text(
