@@ -39,13 +39,14 @@ _CHAIN = compile_cached(
     r"^\s*(The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:)"
 )
-_WORKER = compile_cached(
-    r"Caught \w+ in DataLoader worker process \d+\.?\s*\n\s*Original Traceback"
-)
+# A re-raise that carries another process's or replica's traceback: a DataLoader worker's, the
+# pin memory thread's, nn.DataParallel's replica's.
+_WRAPPED_IN = r"(?:DataLoader worker process \d+|pin memory thread|replica \d+ on device \d+)"
+_WORKER = compile_cached(rf"Caught \w+ in {_WRAPPED_IN}\.?\s*\n\s*Original Traceback")
 # The re-raise's first line, with or without the `KeyError: ` before it, then "Original Traceback".
 _WORKER_HEADER = compile_cached(
     rf"^(?:{_TYPE}: )?"
-    r"(?=Caught (?P<type>\w+) in (?:DataLoader worker process \d+|pin memory thread))"
+    rf"(?=Caught (?P<type>\w+) in {_WRAPPED_IN})"
 )
 _RULE = compile_cached(r"^={20,}\s*$")
 # A shell prompt after the pasted output: `user@host:~/dir$ `, `(env) user@host:~$`, `PS C:\x> `.
