@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up millisecon
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .report import ErrorReport, ModuleReport, Report, TensorReport, Where
+    from .report import ErrorReport, ModuleReport, Report, SourceReport, TensorReport, Where
 
 _MAX_OTHERS = 3
 # The published site (site_url in mkdocs.yml; a test keeps the two equal).
@@ -179,7 +179,25 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
             error_report(e, context.facts_for(i)) for i, e in enumerate(diagnosis.trace.errors)
         ],
         "lang": lang,
+        "source": _source_report(diagnosis),
     }
+
+
+def _source_report(diagnosis: Diagnosis) -> SourceReport | None:
+    if diagnosis.matches:  # the tier is read only on a decline
+        return None
+    from .source import source_report
+
+    return source_report(diagnosis.source)
+
+
+def _source_section(diagnosis: Diagnosis, lang: str, markdown: bool) -> list[str]:
+    loc = None if diagnosis.matches else diagnosis.source
+    if loc is None:
+        return []
+    from .source import source_lines
+
+    return source_lines(loc, lang, markdown)
 
 
 def error_report(error: Error, facts: Facts | None = None) -> ErrorReport:
@@ -246,7 +264,14 @@ def to_text(
     s = _Style(colour)
     best = diagnosis.best
     if best is None:
-        out = wrap(t("no_match", lang), width) + wrap(t(_no_match_hint(diagnosis), lang), width)
+        out = wrap(t("no_match", lang), width)
+        located = _source_section(diagnosis, lang, markdown=False)
+        if located:
+            out += ["", s.heading(t("source", lang))]
+            out += [ln for line in located[:1] for ln in wrap(line, width, "  ", "  ")]
+            out += [ln for line in located[1:] for ln in wrap(line, width, "  - ", "    ")]
+            out.append("")
+        out += wrap(t(_no_match_hint(diagnosis), lang), width)
         return "\n".join(out) + "\n"
     entry = best.entry
     out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
@@ -347,7 +372,12 @@ def _environment_markdown(context: Context | None, lang: str) -> list[str]:
 def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     best = diagnosis.best
     if best is None:
-        out = [f"**{t('no_match', lang)}**", "", t(_no_match_hint(diagnosis), lang), ""]
+        out = [f"**{t('no_match', lang)}**", ""]
+        located = _source_section(diagnosis, lang, markdown=True)
+        if located:
+            out += [f"### {t('source', lang)}", "", located[0], ""]
+            out += [f"- {line}" for line in located[1:]] + [""]
+        out += [t(_no_match_hint(diagnosis), lang), ""]
         return "\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n"
     entry = best.entry
     out = [
