@@ -118,17 +118,19 @@ def test_a_real_torch_message_is_located_at_its_file(name: str) -> None:
     assert all(s.line > 0 and s.versions for s in loc.sites)
 
 
-def _not_pytorch() -> list[str]:
-    text = (DATA / "not_pytorch_errors.txt").read_text(encoding="utf-8")
+def _not_pytorch(name: str = "not_pytorch_errors.txt") -> list[str]:
+    text = (DATA / name).read_text(encoding="utf-8")
     lines = [ln for ln in text.splitlines() if not ln.startswith("#")]
     return [b.strip() for b in "\n".join(lines).split("----") if b.strip()]
 
 
 @needs_index
-def test_errors_that_are_not_pytorchs_get_no_location() -> None:
-    """Python, numpy, pip, the OS, other libraries: kept aside before the index was tuned."""
-    texts = _not_pytorch()
-    assert len(texts) >= 80
+@pytest.mark.parametrize("name", ["not_pytorch_errors.txt", "not_pytorch_errors_2.txt"])
+def test_errors_that_are_not_pytorchs_get_no_location(name: str) -> None:
+    """Python, numpy, pip, the OS, other libraries: kept aside before the index was tuned (the
+    second set after the first had shown what the stoplist lacked, before it was changed)."""
+    texts = _not_pytorch(name)
+    assert len(texts) >= 60
     located = []
     for text in texts:
         report = diagnose(text, lang="en")
@@ -154,7 +156,7 @@ def test_the_stoplist_is_data_and_refuses_cpython_and_cuda_wordings() -> None:
     ("pieces", "refused"),
     [
         (["Expected all tensors to be on the same device, but found", None], False),
-        ([None, " must be a tensor"], True),  # 15 characters, no piece of 12 once stripped
+        ([None, " must be 2-D", None, "or 3-D"], True),  # 17 characters, the longest 11
         (["short one", None, "another bit"], True),  # 20 characters, the longest 11
         (["twelve chars", None, "xyz"], False),  # 15, and a piece of 12
         (["a prefix of twenty-five c", None], False),
@@ -252,8 +254,7 @@ import json, sys
 from diagnoser import diagnose
 matched = diagnose(sys.stdin.read(), lang="en")
 after_match = "diagnoser.knowledge.source_tier" in sys.modules
-declined = diagnose("RuntimeError: upper bound and lower bound inconsistent with step sign",
-                    lang="en")
+declined = diagnose("RuntimeError: selected index k out of range", lang="en")
 from diagnoser.knowledge import source_tier
 print(json.dumps({"matched": matched["matches"][0]["id"], "source": matched["source"],
                   "after_match": after_match, "loads": source_tier.loads,
@@ -271,31 +272,32 @@ def test_the_index_is_read_only_when_no_family_matches() -> None:
     got = json.loads(proc.stdout)
     assert got["matched"] == "shape-matmul" and got["source"] is None
     assert got["after_match"] is False and got["loads"] == 1
-    assert got["declined"] == "aten/src/ATen/native/RangeFactories.cpp"
+    assert got["declined"] == "aten/src/ATen/native/Sorting.cpp"
 
 
 @needs_index
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_declined_error_says_where_pytorch_raises_it(lang: str) -> None:
+    exc_type, message = raised()["topk"] or ["", ""]
     text = (
         "Traceback (most recent call last):\n"
         '  File "t.py", line 2, in <module>\n'
-        "    torch.arange(0, 10, -1)\n"
-        "RuntimeError: upper bound and lower bound inconsistent with step sign\n"
+        "    torch.zeros(3).topk(5)\n"
+        f"{exc_type}: {message}\n"
     )
     out = json.loads(cli("--json", "--lang", lang, stdin=text).stdout)
     assert out["matches"] == []
-    (site,) = out["source"]["sites"]
-    assert site["file"] == "aten/src/ATen/native/RangeFactories.cpp" and site["line"] > 0
-    assert site["condition"]
+    site = out["source"]["sites"][0]
+    assert site["file"] == "aten/src/ATen/native/Sorting.cpp" and site["line"] > 0
+    assert site["op"] == "topk" and site["condition"]
     shown = cli("--lang", lang, stdin=text)
     assert shown.returncode == 1  # a decline stays a decline
-    assert f"RangeFactories.cpp:{site['line']}" in shown.stdout
+    assert f"Sorting.cpp:{site['line']}" in shown.stdout
     words = {"en": "Where PyTorch raises it", "zh": "PyTorch 在哪里抛出它"}[lang]
     assert words in shown.stdout
     for fmt in ("markdown", "prompt"):
         md = cli("--format", fmt, "--lang", lang, stdin=text).stdout
-        assert words in md and f"RangeFactories.cpp:{site['line']}" in md
+        assert words in md and f"Sorting.cpp:{site['line']}" in md
 
 
 @needs_index

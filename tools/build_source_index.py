@@ -47,6 +47,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -94,6 +95,7 @@ _ESC = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\", "0": "", "r": "", 
 # ---------------------------------------------------------------- pieces and refusals
 
 Piece = str | None  # None: a wildcard
+Template = dict[str, Any]
 
 
 def normalise(pieces: list[Piece]) -> list[Piece]:
@@ -250,6 +252,7 @@ def _stream_pieces(text: str, name: str, end: int) -> list[Piece] | None:
 
 
 def _arg_piece(arg: str) -> Piece:
+    arg = arg.replace("\\\n", " ")  # a check inside a macro's body: its line continuations
     if _STRING_ARG.fullmatch(arg):
         return "".join(_unescape(m.group(1)) for m in _ONE_STRING.finditer(arg))
     stripped = arg.strip()
@@ -259,6 +262,7 @@ def _arg_piece(arg: str) -> Piece:
 
 
 def _squash(code: str) -> str:
+    code = code.replace("\\\n", " ")
     code = re.sub(r"//[^\n]*", "", code)
     code = re.sub(r"/\*.*?\*/", "", code, flags=re.S)
     return " ".join(code.split())
@@ -277,7 +281,7 @@ def _functions(text: str) -> list[tuple[int, str]]:
     return heads
 
 
-def cpp_templates(tree: Path, version: str) -> list[dict]:
+def cpp_templates(tree: Path, version: str) -> list[Template]:
     found = []
     for path in sorted(tree.rglob("*")):
         if path.suffix not in _CPP_SUFFIXES or not path.is_file():
@@ -431,12 +435,14 @@ def _name_of(node: ast.AST) -> str:
 class _PyVisitor(ast.NodeVisitor):
     def __init__(self, rel: str, version: str) -> None:
         self.rel, self.version = rel, version
-        self.found: list[dict] = []
+        self.found: list[Template] = []
         self.funcs: list[str] = []
         self.conds: list[str] = []
         self.names: list[dict[str, ast.AST]] = [{}]
 
-    def _add(self, node: ast.AST, typ: str, pieces: list[Piece], cond: str, **extra) -> None:
+    def _add(
+        self, node: ast.stmt | ast.expr, typ: str, pieces: list[Piece], cond: str, **extra: str
+    ) -> None:
         if any(p for p in pieces if p):
             self.found.append(
                 {
@@ -452,7 +458,7 @@ class _PyVisitor(ast.NodeVisitor):
                 }
             )
 
-    def visit_FunctionDef(self, node):
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         self.funcs.append(node.name)
         self.names.append({})
         self.generic_visit(node)
@@ -461,12 +467,12 @@ class _PyVisitor(ast.NodeVisitor):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def visit_ClassDef(self, node):
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
         self.funcs.append(node.name)
         self.generic_visit(node)
         self.funcs.pop()
 
-    def visit_If(self, node):
+    def visit_If(self, node: ast.If) -> None:
         try:
             cond = ast.unparse(node.test)
         except Exception:
@@ -481,12 +487,12 @@ class _PyVisitor(ast.NodeVisitor):
             self.visit(n)
         self.conds.pop()
 
-    def visit_Assign(self, node):
+    def visit_Assign(self, node: ast.Assign) -> None:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             self.names[-1][node.targets[0].id] = node.value
         self.generic_visit(node)
 
-    def visit_Raise(self, node):
+    def visit_Raise(self, node: ast.Raise) -> None:
         exc = node.exc
         if isinstance(exc, ast.Call) and exc.args:
             typ = _name_of(exc.func)
@@ -495,7 +501,7 @@ class _PyVisitor(ast.NodeVisitor):
                 self._add(node, typ, pieces, self.conds[-1] if self.conds else "")
         self.generic_visit(node)
 
-    def visit_Call(self, node):
+    def visit_Call(self, node: ast.Call) -> None:
         name = _name_of(node.func)
         if name in _CHECKS and isinstance(node.func, ast.Attribute) and len(node.args) >= 2:
             typ = _CHECKS[name]
@@ -510,8 +516,9 @@ class _PyVisitor(ast.NodeVisitor):
                 self._add(node, typ, _expr_pieces(args[1], self.names[-1]), cond)
         elif name == "unimplemented":
             kw = {k.arg: k.value for k in node.keywords}
-            if "gb_type" in kw and isinstance(kw["gb_type"], ast.Constant):
-                gb = kw["gb_type"].value
+            gb_node = kw.get("gb_type")
+            if isinstance(gb_node, ast.Constant) and isinstance(gb_node.value, str):
+                gb = gb_node.value
                 pieces: list[Piece] = [gb, "Explanation:"]
                 if "explanation" in kw:
                     pieces += _expr_pieces(kw["explanation"], self.names[-1])
@@ -519,7 +526,7 @@ class _PyVisitor(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def python_templates(torch_dir: Path, version: str) -> list[dict]:
+def python_templates(torch_dir: Path, version: str) -> list[Template]:
     found = []
     for path in sorted(torch_dir.rglob("*.py")):
         rel = "torch/" + path.relative_to(torch_dir).as_posix()
@@ -631,9 +638,9 @@ def is_current(raw: list[str], strings: str, string_set: set[str]) -> bool:
 # ---------------------------------------------------------------- build
 
 
-def merge(templates: list[dict]) -> list[dict]:
+def merge(templates: list[Template]) -> list[Template]:
     """One template per (pieces, type, file): versions merged, the newest site kept."""
-    merged: dict[tuple, dict] = {}
+    merged: dict[tuple[Any, ...], Template] = {}
     for t in templates:
         key = (tuple(t["pieces"]), t["type"], t["file"])
         held = merged.get(key)
@@ -672,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
         m = re.search(r"__version__\s*=\s*'([^'+]+)", vfile.read_text()) if vfile.exists() else None
         wheel_version = m.group(1) if m else "wheel"
     trees = sorted(args.cpp, key=lambda t: _vkey(tree_version(t)), reverse=True)
-    templates: list[dict] = []
+    templates: list[Template] = []
     for tree in trees:
         v = tree_version(tree)
         found = cpp_templates(tree, v)

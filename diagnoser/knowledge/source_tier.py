@@ -32,6 +32,10 @@ from zlib import crc32
 
 from .records import dataclass
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 INDEX_NAME = "source_index.bin"
 _MAGIC = b"TDSRC1\0\0"
 _HEADER = 8 + 4 * 9
@@ -53,6 +57,7 @@ _MAX_MESSAGE = 4000
 # a wildcard stands for a value (a shape, a name, a list): never this much text
 _MAX_GAP = 400
 MAX_SITES = 3
+_NEAR_TIE = 0.9
 DOCS = "https://docs.pytorch.org/docs/stable/generated/{}.{}.html"
 _DOCS_MODULES = {"F": "torch.nn.functional", "T": "torch", "M": "torch.Tensor"}
 GRAPH_BREAK_URL = "https://meta-pytorch.github.io/compile-graph-break-site/gb/gb{}.html"
@@ -223,6 +228,24 @@ def _site(index: _Index, rec: list[str], literal: int) -> Site:
     )
 
 
+# the exception classes both sides print by the same name: PyTorch's C++ checks reach Python as
+# these (TORCH_CHECK: RuntimeError, TORCH_CHECK_INDEX: IndexError...)
+_BUILTIN = frozenset(
+    [
+        "RuntimeError",
+        "ValueError",
+        "IndexError",
+        "TypeError",
+        "NotImplementedError",
+        "KeyError",
+        "AttributeError",
+        "AssertionError",
+        "ZeroDivisionError",
+        "OverflowError",
+        "OSError",
+        "ImportError",
+    ]
+)
 _SPECIAL = re.compile(
     r"/(nested|sparse|quantized|mkldnn|cuda|cudnn|miopen|mps|metal|vulkan|xpu|hip|xnnpack|"
     r"ao|onnx|jit|lazy|functorch|_inductor|_export|distributed|"
@@ -238,8 +261,12 @@ def _rank(s: Site) -> tuple[bool, bool, bool, str, int]:
     return (s.current is False, bool(_SPECIAL.search("/" + s.file)), not s.op, s.file, s.line)
 
 
-def locate(message: str, exc_type: str | None = None) -> Location | None:
-    """The PyTorch sites that raise this message, best first, or None."""
+def locate(
+    message: str, exc_type: str | None = None, files: tuple[str, ...] = ()
+) -> Location | None:
+    """The PyTorch sites that raise this message, best first, or None. `files`: the traceback's
+    frames; a site in one of them (torch/optim/sgd.py of the fifteen optimizers that word a bad
+    learning rate alike) comes first."""
     if not message:
         return None
     index = _load()
@@ -255,12 +282,21 @@ def locate(message: str, exc_type: str | None = None) -> Location | None:
     if not hits:
         return None
     wanted = (exc_type or "").rsplit(".", 1)[-1]
-    typed = [h for h in hits if h[0][1] == wanted]
-    hits = typed or hits
-    # the template that accounts for most of the message; several only when they tie
+    if wanted in _BUILTIN:  # Python's own class: a site that raises another cannot be it
+        hits = [h for h in hits if h[0][1] == wanted or h[0][1] not in _BUILTIN]
+    else:
+        hits = [h for h in hits if h[0][1] == wanted] or hits
+    if not hits:
+        return None
+    # the templates that account for most of the message: one that words a value as a literal
+    # (a Python copy of a check that spells "A" where the C++ passes the name) is no better
     most = max(literal for _, literal in hits)
-    best = [_site(index, rec, literal) for rec, literal in hits if literal == most]
+    near = most * _NEAR_TIE
+    best = [_site(index, rec, literal) for rec, literal in hits if literal >= near]
     best.sort(key=_rank)
+    if files:
+        seen = tuple(f.replace("\\", "/") for f in files)
+        best.sort(key=lambda s: not any(f.endswith("/" + s.file) for f in seen))
     return Location(message=text, sites=tuple(best[:MAX_SITES]), count=len(best))
 
 
@@ -283,7 +319,7 @@ def anchor_words(pieces: list[str | None]) -> list[str]:
     return words
 
 
-def encode(templates: list[dict], versions: dict[str, object]) -> bytes:
+def encode(templates: list[dict[str, Any]], versions: dict[str, object]) -> bytes:
     """The index file for these templates (each with the keys of _FIELDS)."""
     import array
     from collections import Counter

@@ -111,7 +111,8 @@ def _located(trace: Trace) -> Location | None:
     found = None
     for err in errors:
         if err.kind in ("exception", "assert"):
-            found = locate(err.message, err.exc_type)
+            files = tuple(f.filename for f in err.frames)
+            found = locate(err.message, err.exc_type, files)
             if found:
                 break
     if len(_LOCATED) > 64:
