@@ -125,10 +125,12 @@ def _not_pytorch(name: str = "not_pytorch_errors.txt") -> list[str]:
 
 
 @needs_index
-@pytest.mark.parametrize("name", ["not_pytorch_errors.txt", "not_pytorch_errors_2.txt"])
+@pytest.mark.parametrize("name", [f"not_pytorch_errors{n}.txt" for n in ("", "_2", "_3", "_4")])
 def test_errors_that_are_not_pytorchs_get_no_location(name: str) -> None:
-    """Python, numpy, pip, the OS, other libraries: kept aside before the index was tuned (the
-    second set after the first had shown what the stoplist lacked, before it was changed)."""
+    """Python, numpy, pip, the OS, other libraries: kept aside before the index was tuned; each
+    later set written after the one before had shown what the build lacked, and before the build
+    was changed for it (the false locations each showed untuned: 0/83, 4/68, 2/67, see the
+    report of issue 24)."""
     texts = _not_pytorch(name)
     assert len(texts) >= 60
     located = []
@@ -137,6 +139,14 @@ def test_errors_that_are_not_pytorchs_get_no_location(name: str) -> None:
         if report["source"] is not None:
             located.append((text, report["source"]["sites"][0]["file"]))
     assert located == []
+
+
+def test_another_librarys_exception_class_is_never_located() -> None:
+    assert source_tier._foreign("numpy.exceptions.AxisError")
+    assert source_tier._foreign("cv2.error")
+    assert not source_tier._foreign("torch.OutOfMemoryError")
+    assert not source_tier._foreign("torch._dynamo.exc.Unsupported")
+    assert not source_tier._foreign("RuntimeError") and not source_tier._foreign(None)
 
 
 def test_the_stoplist_is_data_and_refuses_cpython_and_cuda_wordings() -> None:

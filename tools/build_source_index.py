@@ -20,7 +20,8 @@ Run by developers, offline, never at install. The sources are not in the reposit
     python tools/build_source_index.py --cpp /work/src-cache/2.6.0/pytorch-v2.6.0 \\
         --cpp /work/src-cache/1.13.1/pytorch-1.13.1 \\
         --wheel .venv/lib/python3.11/site-packages/torch --dump /work/src-cache/templates.json \\
-        --strings-cache /work/src-cache/wheel-strings.txt
+        --strings-cache /work/src-cache/wheel-strings.txt \\
+        --foreign-cache /work/src-cache/foreign-strings.txt
 
 It writes diagnoser/knowledge/source_index.bin (read by diagnoser/knowledge/source_tier.py) and
 diagnoser/knowledge/PYTORCH_LICENSE.txt (PyTorch's BSD licence, from the newest C++ tree); --dump
@@ -527,8 +528,9 @@ class _PyVisitor(ast.NodeVisitor):
 
 
 # torch's re-implementations of other libraries raise those libraries' own messages: dynamo's
-# polyfills of Python's builtins, torch._numpy of numpy's. Their words are not PyTorch's.
-_MIMICS = ("torch/_dynamo/polyfills/", "torch/_numpy/")
+# polyfills of Python's builtins, torch._numpy of numpy's, OrderedSet of set's. Their words are
+# not PyTorch's.
+_MIMICS = ("torch/_dynamo/polyfills/", "torch/_numpy/", "torch/utils/_ordered_set.py")
 
 
 def python_templates(torch_dir: Path, version: str) -> list[Template]:
@@ -640,6 +642,57 @@ def is_current(raw: list[str], strings: str, string_set: set[str]) -> bool:
     return True
 
 
+# ---------------------------------------------------------------- other programs' words
+
+_PY_STRING = re.compile(r"""(?:[rRbBuUfF]{0,2})(?:"([^"\\\n]{8,})"|'([^'\\\n]{8,})')""")
+
+
+def foreign_strings(cache: Path | None = None) -> str:
+    """What Python itself and numpy print, one string a line: the printable runs of libpython
+    and of numpy's extension modules, the string literals of the standard library and of numpy's
+    Python files. A template all of whose words are among them is theirs, reused by torch
+    (io's "binary mode doesn't take an encoding argument", importlib's "attempted relative
+    import with no known parent package"), and is refused."""
+    if cache and cache.exists():
+        return cache.read_text(encoding="utf-8")
+    import sysconfig
+
+    runs: set[str] = set()
+    libdir = Path(sysconfig.get_config_var("LIBDIR") or "")
+    stdlib = Path(sysconfig.get_paths()["stdlib"])
+    binaries = [libdir / (sysconfig.get_config_var("LDLIBRARY") or ""), Path(sys.executable)]
+    binaries += sorted((stdlib / "lib-dynload").glob("*.so"))
+    sources = [stdlib]
+    try:
+        import numpy
+
+        numpy_dir = Path(numpy.__file__).parent
+        binaries += sorted(numpy_dir.rglob("*.so"))
+        sources.append(numpy_dir)
+    except ImportError:
+        pass
+    for b in binaries:
+        if b.is_file():
+            data = b.read_bytes()
+            runs.update(m.group().decode() for m in re.finditer(rb"[\x20-\x7e]{8,}", data))
+    for folder in sources:
+        for py in folder.rglob("*.py"):
+            if "site-packages" in py.parts and folder == stdlib:
+                continue
+            text = py.read_text(encoding="utf-8", errors="replace")
+            runs.update(a or b for a, b in _PY_STRING.findall(text))
+    joined = "\n".join(sorted(runs))
+    if cache:
+        cache.write_text(joined, encoding="utf-8")
+    return joined
+
+
+def is_foreign(pieces: list[Piece], foreign: str) -> bool:
+    """Every literal piece of 4+ characters is in what Python or numpy print."""
+    words = [p for p in pieces if p and len(p) >= 4]
+    return bool(words) and all(p in foreign for p in words)
+
+
 # ---------------------------------------------------------------- build
 
 
@@ -674,6 +727,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wheel-version", default="")
     ap.add_argument("--out", type=Path, default=ROOT / "diagnoser" / "knowledge")
     ap.add_argument("--strings-cache", type=Path, help="keep the wheel's strings here between runs")
+    ap.add_argument(
+        "--foreign-cache", type=Path, help="keep Python's and numpy's strings here between runs"
+    )
     ap.add_argument("--dump", type=Path, help="every template, refused ones too, as JSON")
     args = ap.parse_args(argv)
 
@@ -708,10 +764,13 @@ def main(argv: list[str] | None = None) -> int:
         if cache:
             cache.write_text(strings, encoding="ascii")
     string_set = set(strings.split("\n"))
+    foreign = foreign_strings(args.foreign_cache)
     docs: dict[str, str] = {}
     kept = []
     for t in templates:
         t["refused"] = refusal(t["pieces"], stoplist)
+        if t["refused"] is None and is_foreign(t["pieces"], foreign):
+            t["refused"] = "its words are Python's or numpy's own"
         if t["lang"] == "c++":
             t["op"] = op_of(t["function"], t["file"], kernels)
             raw = t.pop("raw")

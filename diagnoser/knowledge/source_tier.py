@@ -261,13 +261,21 @@ def _rank(s: Site) -> tuple[bool, bool, bool, str, int]:
     return (s.current is False, bool(_SPECIAL.search("/" + s.file)), not s.op, s.file, s.line)
 
 
+def _foreign(exc_type: str | None) -> bool:
+    """A class Python prints with its module (numpy.exceptions.AxisError, cv2.error) that is not
+    torch's: another library raised it, whatever its words."""
+    if not exc_type or "." not in exc_type:
+        return False
+    return exc_type.partition(".")[0] not in ("torch", "c10", "builtins")
+
+
 def locate(
     message: str, exc_type: str | None = None, files: tuple[str, ...] = ()
 ) -> Location | None:
     """The PyTorch sites that raise this message, best first, or None. `files`: the traceback's
     frames; a site in one of them (torch/optim/sgd.py of the fifteen optimizers that word a bad
     learning rate alike) comes first."""
-    if not message:
+    if not message or _foreign(exc_type):
         return None
     index = _load()
     if index is None:
