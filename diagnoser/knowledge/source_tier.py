@@ -178,6 +178,12 @@ def _load() -> _Index | None:
     return _index
 
 
+def count() -> int:
+    """How many templates the index holds."""
+    index = _load()
+    return index.n if index else 0
+
+
 def versions() -> dict[str, str]:
     """The releases the index was built from: {"cpp": "2.6,1.13", "wheel": "2.13.0"}."""
     index = _load()

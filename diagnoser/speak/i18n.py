@@ -53,6 +53,12 @@ UI: dict[str, dict[str, str]] = {
         "zh": "旧版措辞：torch {wheel} 已不再这样写",
     },
     "source_graph_break": {"en": "graph break", "zh": "图中断（graph break）"},
+    "site_sources": {"en": "Where PyTorch raises it", "zh": "PyTorch 在哪里抛出它"},
+    "site_sources_intro": {
+        "en": "The places in PyTorch's own sources that print this entry's messages, found by "
+        "the [source tier](../unknown.md):",
+        "zh": "PyTorch 源码里打印这个条目的报错消息的位置，由[源码层](../unknown.md)找到：",
+    },
     "no_match": {
         "en": "No entry in the knowledge base explains this text.",
         "zh": "知识库里没有能解释这段文本的条目。",
