@@ -697,10 +697,12 @@ def is_foreign(pieces: list[Piece], foreign: str) -> bool:
 
 
 def merge(templates: list[Template]) -> list[Template]:
-    """One template per (pieces, type, file): versions merged, the newest site kept."""
+    """One template per (pieces, type, file, function): the same site in several releases, its
+    versions merged and the newest line kept; two functions of a file that word a check alike
+    (diagonal and diag_embed) stay two sites."""
     merged: dict[tuple[Any, ...], Template] = {}
     for t in templates:
-        key = (tuple(t["pieces"]), t["type"], t["file"])
+        key = (tuple(t["pieces"]), t["type"], t["file"], t["function"])
         held = merged.get(key)
         if held is None:
             merged[key] = t
@@ -723,15 +725,29 @@ def tree_version(tree: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cpp", action="append", default=[], type=Path, help="a C++ release tree")
-    ap.add_argument("--wheel", required=True, type=Path, help="the installed torch package folder")
+    ap.add_argument("--wheel", type=Path, help="the installed torch package folder")
     ap.add_argument("--wheel-version", default="")
     ap.add_argument("--out", type=Path, default=ROOT / "diagnoser" / "knowledge")
     ap.add_argument("--strings-cache", type=Path, help="keep the wheel's strings here between runs")
     ap.add_argument(
         "--foreign-cache", type=Path, help="keep Python's and numpy's strings here between runs"
     )
+    ap.add_argument(
+        "--from-dump",
+        type=Path,
+        help="only write the index again from a --dump of an earlier run (the format changed)",
+    )
     ap.add_argument("--dump", type=Path, help="every template, refused ones too, as JSON")
     args = ap.parse_args(argv)
+    if args.from_dump:
+        dumped = json.loads(args.from_dump.read_text(encoding="utf-8"))
+        kept = [t for t in dumped["templates"] if t["refused"] is None]
+        data = source_tier.encode(kept, dumped["versions"])
+        (args.out / source_tier.INDEX_NAME).write_bytes(data)
+        print(f"{args.out / source_tier.INDEX_NAME}: {len(data):,} bytes", file=sys.stderr)
+        return 0
+    if args.wheel is None:
+        ap.error("--wheel is required (the installed torch package folder)")
 
     stoplist = load_stoplist()
     wheel_version = args.wheel_version

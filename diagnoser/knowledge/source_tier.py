@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 INDEX_NAME = "source_index.bin"
 _MAGIC = b"TDSRC1\0\0"
-_HEADER = 8 + 4 * 9
+_HEADER = 8 + 4 * 11
 _FIELDS = (
     "pieces",
     "type",
@@ -57,6 +57,8 @@ _MAX_MESSAGE = 4000
 # a wildcard stands for a value (a shape, a name, a list): never this much text
 _MAX_GAP = 400
 MAX_SITES = 3
+# the fields records hold as numbers of shared strings: many sites word a check alike
+_SHARED = ("pieces", "function", "condition")
 _NEAR_TIE = 0.9
 DOCS = "https://docs.pytorch.org/docs/stable/generated/{}.{}.html"
 _DOCS_MODULES = {"F": "torch.nn.functional", "T": "torch", "M": "torch.Tensor"}
@@ -109,14 +111,28 @@ class _Index:
             swapped = array.array("I", head)
             swapped.byteswap()
             head = memoryview(swapped)
-        self.n, self.n_slots, meta, files, slots, ids, offsets, records, end = head
+        (
+            self.n,
+            self.n_slots,
+            meta,
+            files,
+            slots,
+            ids,
+            offsets,
+            records,
+            text_offsets,
+            texts,
+            end,
+        ) = head
         self.meta = bytes(data[meta:files]).decode().rstrip("\0")
         self._files = data[files:slots]
         self._file_list: list[str] | None = None
         self.slots = self._u32(data[slots:ids])
         self.ids = self._u32(data[ids:offsets])
         self.offsets = self._u32(data[offsets:records])
-        self.records = data[records:end]
+        self.records = data[records:text_offsets]
+        self.text_offsets = self._u32(data[text_offsets:texts])
+        self.texts = data[texts:end]
         self.data = data
 
     @staticmethod
@@ -137,6 +153,11 @@ class _Index:
         if self._file_list is None:
             self._file_list = bytes(self._files).decode().rstrip("\0").split("\n")
         return self._file_list[int(i)]
+
+    def text(self, i: str) -> str:
+        """A string records share (pieces, conditions, function names), by its number."""
+        k = int(i)
+        return bytes(self.texts[self.text_offsets[k] : self.text_offsets[k + 1]]).decode()
 
     def record(self, i: int) -> list[str]:
         return bytes(self.records[self.offsets[i] : self.offsets[i + 1]]).decode().split("\x1f")
@@ -218,6 +239,8 @@ def template_regex(pieces: list[str | None]) -> str:
 def _site(index: _Index, rec: list[str], literal: int) -> Site:
     fields = dict(zip(_FIELDS, rec, strict=False))
     fields["file"] = index.file(fields["file"])
+    for shared in _SHARED:
+        fields[shared] = index.text(fields[shared])
     gb = fields.get("gb", "")
     return Site(
         type=fields["type"],
@@ -290,7 +313,7 @@ def locate(
     hits: list[tuple[list[str], int]] = []
     for i in index.candidates(text):
         rec = index.record(i)
-        literal = _in_order(rec[0].split("\x1e"), text)
+        literal = _in_order(index.text(rec[0]).split("\x1e"), text)
         if literal > 0:
             hits.append((rec, literal))
     if not hits:
@@ -349,12 +372,19 @@ def encode(templates: list[dict[str, Any]], versions: dict[str, object]) -> byte
             buckets[crc32(anchor.encode()) % n_slots].append(i)
     files = sorted({t["file"] for t in templates})
     file_no = {f: str(i) for i, f in enumerate(files)}
+    texts: dict[str, int] = {}
+
+    def shared(text: str) -> str:
+        return str(texts.setdefault(text, len(texts)))
+
     records = []
     for t in templates:
         gb = t.get("gb", "")
         fields = {
             **t,
-            "pieces": "\x1e".join(p or "" for p in t["pieces"]),
+            "pieces": shared("\x1e".join(p or "" for p in t["pieces"])),
+            "function": shared(t["function"]),
+            "condition": shared(t["condition"]),
             "file": file_no[t["file"]],
             "line": str(t["line"]),
             "versions": ",".join(t["versions"]),
@@ -378,8 +408,12 @@ def encode(templates: list[dict[str, Any]], versions: dict[str, object]) -> byte
     offsets = array.array("I", [0])
     for r in records:
         offsets.append(offsets[-1] + len(r))
+    text_bytes = [t.encode() for t in texts]
+    text_offsets = array.array("I", [0])
+    for tb in text_bytes:
+        text_offsets.append(text_offsets[-1] + len(tb))
     if sys.byteorder != "little":  # pragma: no cover
-        for a in (slots, ids, offsets):
+        for a in (slots, ids, offsets, text_offsets):
             a.byteswap()
     sections = [
         pad(meta),
@@ -387,7 +421,9 @@ def encode(templates: list[dict[str, Any]], versions: dict[str, object]) -> byte
         slots.tobytes(),
         ids.tobytes(),
         offsets.tobytes(),
-        b"".join(records),
+        pad(b"".join(records)),
+        text_offsets.tobytes(),
+        b"".join(text_bytes),
     ]
     starts = []
     at = _HEADER

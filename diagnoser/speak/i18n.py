@@ -84,6 +84,12 @@ UI: dict[str, dict[str, str]] = {
         "`diagnoser list --group training-behaviour` 列出了它会检查的症状；数字里看不出来的问题，"
         '可以用一句话描述，比如 `diagnoser "loss 不下降"`。',
     },
+    "no_match_located": {
+        "en": "The check that failed and its arguments say what to change; `diagnoser list` "
+        "shows what the knowledge base covers.",
+        "zh": "没有通过的检查和它的参数说明了该改什么；"
+        "运行 `diagnoser list` 可以看到知识库覆盖哪些问题。",
+    },
     "no_match_whole": {
         "en": "The paste holds a whole traceback, but its error is not one the knowledge base "
         "covers (it may not come from PyTorch); `diagnoser list` shows what it covers.",

@@ -110,9 +110,9 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
             from .i18n import t
             from .source import source_lines
 
-            located = source_lines(loc, lang, markdown=True)
-            out += [f"**{t('source', lang)}{c}**", "", located[0], ""]
-            out += [f"- {line}" for line in located[1:]] + [""]
+            head, sites = source_lines(loc, lang, markdown=True)
+            out += [f"**{t('source', lang)}{c}**", ""] + [x for line in head for x in (line, "")]
+            out += [f"- {line}" for line in sites] + [""]
     else:
         entry = best.entry
         out += [f"{best.title[lang]} ({code_span(entry.id)})", ""]

@@ -191,10 +191,13 @@ def _source_report(diagnosis: Diagnosis) -> SourceReport | None:
     return source_report(diagnosis.source)
 
 
-def _source_section(diagnosis: Diagnosis, lang: str, markdown: bool) -> list[str]:
+def _source_section(
+    diagnosis: Diagnosis, lang: str, markdown: bool
+) -> tuple[list[str], list[str]] | None:
+    """The source tier's paragraphs and sites, on a decline it locates; else None."""
     loc = None if diagnosis.matches else diagnosis.source
     if loc is None:
-        return []
+        return None
     from .source import source_lines
 
     return source_lines(loc, lang, markdown)
@@ -267,11 +270,12 @@ def to_text(
         out = wrap(t("no_match", lang), width)
         located = _source_section(diagnosis, lang, markdown=False)
         if located:
+            head, sites = located
             out += ["", s.heading(t("source", lang))]
-            out += [ln for line in located[:1] for ln in wrap(line, width, "  ", "  ")]
-            out += [ln for line in located[1:] for ln in wrap(line, width, "  - ", "    ")]
+            out += [ln for line in head for ln in wrap(line, width, "  ", "  ")]
+            out += [ln for line in sites for ln in wrap(line, width, "  - ", "    ")]
             out.append("")
-        out += wrap(t(_no_match_hint(diagnosis), lang), width)
+        out += wrap(t(_no_match_hint(diagnosis, bool(located)), lang), width)
         return "\n".join(out) + "\n"
     entry = best.entry
     out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
@@ -342,9 +346,11 @@ def _where_of(diagnosis: Diagnosis, m: Match) -> Frame | None:
     return (root or m.error).where if m.error else None
 
 
-def _no_match_hint(diagnosis: Diagnosis) -> str:
+def _no_match_hint(diagnosis: Diagnosis, located: bool = False) -> str:
     """Asking for the whole traceback only helps when the paste was not one, nor a training log
-    with nothing wrong in its numbers."""
+    with nothing wrong in its numbers. An error PyTorch's sources raise is PyTorch's."""
+    if located:
+        return "no_match_located"
     errors = diagnosis.trace.errors
     if any(e.exc_type and e.frames for e in errors):
         return "no_match_whole"
@@ -375,9 +381,10 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
         out = [f"**{t('no_match', lang)}**", ""]
         located = _source_section(diagnosis, lang, markdown=True)
         if located:
-            out += [f"### {t('source', lang)}", "", located[0], ""]
-            out += [f"- {line}" for line in located[1:]] + [""]
-        out += [t(_no_match_hint(diagnosis), lang), ""]
+            head, sites = located
+            out += [f"### {t('source', lang)}", ""] + [x for line in head for x in (line, "")]
+            out += [f"- {line}" for line in sites] + [""]
+        out += [t(_no_match_hint(diagnosis, bool(located)), lang), ""]
         return "\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n"
     entry = best.entry
     out = [

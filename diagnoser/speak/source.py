@@ -74,10 +74,10 @@ def site_line(s: Site, lang: str, markdown: bool = False) -> str:
     return line
 
 
-def source_lines(loc: Location, lang: str, markdown: bool = False) -> list[str]:
-    """The note, "raised at N places" when ambiguous, then one line a site (up to 3)."""
-    out = [t("source_note", lang)]
+def source_lines(loc: Location, lang: str, markdown: bool = False) -> tuple[list[str], list[str]]:
+    """The paragraphs (the note; "raised at N places" when ambiguous), then one line a site (up
+    to 3), for a list."""
+    head = [t("source_note", lang)]
     if loc.count > 1:
-        out.append(t("source_places", lang).format(count=loc.count, shown=len(loc.sites)))
-    out += [site_line(s, lang, markdown) for s in loc.sites]
-    return out
+        head.append(t("source_places", lang).format(count=loc.count, shown=len(loc.sites)))
+    return head, [site_line(s, lang, markdown) for s in loc.sites]
