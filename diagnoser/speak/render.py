@@ -184,11 +184,12 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
 
 
 def _source_report(diagnosis: Diagnosis) -> SourceReport | None:
-    if diagnosis.matches:  # the tier is read only on a decline
+    loc = None if diagnosis.matches else diagnosis.source  # the tier is read only on a decline
+    if loc is None:
         return None
     from .source import source_report
 
-    return source_report(diagnosis.source)
+    return source_report(loc)
 
 
 def _source_section(
