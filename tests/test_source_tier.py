@@ -194,9 +194,24 @@ def test_cpp_and_python_templates_are_extracted_with_their_pieces(tmp_path: Path
         "      \"type Long but got \", indices.scalar_type(), '.');\n"
         "  TORCH_CHECK_INDEX(weight.dim() == 2, \"'weight' must be 2-D\");\n"
         "}\n"
+        "void parse(const char* name) {\n"
+        "  throw TypeError(\"%s(): argument '%s' (position %ld) must be %s, not %s\", name);\n"
+        "}\n"
     )
     (tmp_path / "version.txt").write_text("2.6.0a0\n")
-    first, second = build.cpp_templates(tmp_path, "2.6.0")
+    first, second, third = build.cpp_templates(tmp_path, "2.6.0")
+    assert third["pieces"] == [
+        None,
+        "(): argument '",
+        None,
+        "' (position",
+        None,
+        ") must be",
+        None,
+        ", not",
+        None,
+    ]
+    assert (third["type"], third["function"]) == ("TypeError", "parse")
     assert first["pieces"] == ["embedding(): expected indices of type Long but got", None, "."]
     assert (first["type"], first["line"], first["function"]) == (
         "RuntimeError",

@@ -69,7 +69,13 @@ CPP_MACROS = {
     "TORCH_CHECK_NOT_IMPLEMENTED": "NotImplementedError",
     "AT_ERROR": "RuntimeError",
     "TORCH_INTERNAL_ASSERT": "RuntimeError",
+    # beyond the usual forms: linear algebra's failures, a check the CUDA build leaves out
+    "TORCH_CHECK_LINALG": "_LinAlgError",
+    "TORCH_CHECK_IF_NOT_ON_CUDA": "RuntimeError",
 }
+# torch/csrc's Python exceptions (torch/csrc/Exceptions.h), worded printf-style: the argument
+# parser's "zeros(): argument 'dtype' must be torch.dtype, not str"
+PY_THROWS = ("TypeError", "ValueError", "IndexError", "AttributeError", "NotImplementedError")
 # std exceptions as pybind11 and torch translate them into Python's
 STD_THROWS = {
     "runtime_error": "RuntimeError",
@@ -80,7 +86,8 @@ STD_THROWS = {
 }
 _MACRO = re.compile(
     r"\b(" + "|".join(sorted(CPP_MACROS, key=len, reverse=True)) + r"|C10_THROW_ERROR"
-    r"|throw\s+std::(?:" + "|".join(STD_THROWS) + r"))\s*\("
+    r"|throw\s+std::(?:" + "|".join(STD_THROWS) + r")"
+    r"|throw\s+(?:torch::)?(?:" + "|".join(PY_THROWS) + r"))\s*\("
 )
 _CPP_SUFFIXES = (".cpp", ".h", ".cu", ".cuh", ".hpp", ".cc", ".mm")
 _FUNC_HEAD = re.compile(
@@ -89,7 +96,22 @@ _FUNC_HEAD = re.compile(
     r"(?:noexcept\s*)?(?:->\s*[\w:<>\s]+)?\{",
     re.M,
 )
-_NOT_FUNCS = {"if", "for", "while", "switch", "return", "catch", "sizeof", "defined", "decltype"}
+_NOT_FUNCS = {
+    "if",
+    "for",
+    "while",
+    "switch",
+    "return",
+    "catch",
+    "sizeof",
+    "defined",
+    "decltype",
+    "constexpr",
+    "static_assert",
+    "noexcept",
+    "alignas",
+    "operator",
+}
 _ESC = {"n": "\n", "t": "\t", '"': '"', "'": "'", "\\": "\\", "0": "", "r": "", "?": "?"}
 
 
@@ -305,8 +327,12 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
                 continue
             args, _ = scanned
             macro = m.group(1)
-            if macro.startswith("throw"):
+            printf = False
+            if macro.startswith("throw") and "std::" in macro:
                 macro, typ = "AT_ERROR", STD_THROWS[macro.rsplit(":", 1)[-1]]
+            elif macro.startswith("throw"):  # TypeError("%s(): argument '%s' ...", ...)
+                macro, typ, printf = "AT_ERROR", macro.rsplit(":", 1)[-1].split()[-1], True
+                args = args[:1]
             elif macro == "C10_THROW_ERROR":  # C10_THROW_ERROR(IndexError, message...)
                 macro, typ = "AT_ERROR", args[0].strip().replace("LinAlgError", "_LinAlgError")
                 args = args[1:]
@@ -327,6 +353,8 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
                 stream = re.fullmatch(r"\s*(\w+)\.str\(\)\s*", a)
                 expanded = stream and _stream_pieces(text, stream.group(1), m.start())
                 pieces += expanded or [_arg_piece(a)]
+            if printf and pieces and pieces[0] is not None:
+                pieces = _fmt_pieces(pieces[0], "%")
             if macro == "TORCH_INTERNAL_ASSERT":
                 pieces = [
                     cond,
