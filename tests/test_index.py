@@ -313,3 +313,59 @@ def test_a_damaged_index_file_is_compiled_again(kb_copy: Path, damage: str) -> N
     text = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
     assert diagnose(text, load_index(kb_copy)).matches[0].entry.id == "shape-matmul"
     assert path.read_bytes() == raw  # written anew
+
+
+@pytest.mark.parametrize("damage", ["empty", "one byte changed", "garbage"])
+def test_a_damaged_records_file_is_read_around_and_written_anew(kb_copy: Path, damage: str) -> None:
+    """A records file that is empty, has one byte changed inside a record (which marshal may
+    still read: the CRC-32 of each record refuses it) or is garbage: the answer is right, and the
+    next start finds a sound file, not the damage again."""
+    from diagnoser.text.match import diagnose
+
+    load_index(kb_copy)
+    (path,) = (kb_copy.parent / "cache").glob("index-*.records")
+    raw = path.read_bytes()
+    middle = len(raw) // 2
+    path.write_bytes(
+        {
+            "empty": b"",
+            "one byte changed": raw[:middle] + bytes([raw[middle] ^ 0x20]) + raw[middle + 1 :],
+            "garbage": bytes(range(256)) * 40,
+        }[damage]
+    )
+    text = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
+    index = load_index(kb_copy)
+    assert diagnose(text, index).matches[0].entry.id == "shape-matmul"
+    assert [e.title for e in index.entries] == [e.title for e in load_index(kb_copy).entries]
+    load_index(kb_copy)
+    (again,) = (kb_copy.parent / "cache").glob("index-*.records")
+    assert again.read_bytes() == raw
+
+
+def test_a_running_process_keeps_the_index_it_loaded(kb_copy: Path) -> None:
+    """Another process compiles an edited knowledge base into the same cache and deletes the old
+    index: this one goes on answering from the index it loaded, whole."""
+    index = load_index(kb_copy)
+    before = index.by_id["shape-matmul"].title["en"]
+    path = kb_copy / "shape-matmul.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(before, "EDITED"), encoding="utf-8")
+    newer = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"from diagnoser.knowledge.index import load_index; load_index({str(kb_copy)!r})",
+        ],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+    )
+    assert newer.returncode == 0, newer.stderr
+    assert len(list((kb_copy.parent / "cache").glob("index-*.records"))) == 1  # ours is gone
+    assert index.by_id["shape-matmul"].title["en"] == before
+    assert all(e.title["en"] for e in index.entries)
+    assert load_index(kb_copy).by_id["shape-matmul"].title["en"].startswith("EDITED")
+
+
+def test_the_cache_folder_is_private(kb_copy: Path) -> None:
+    load_index(kb_copy)
+    assert (kb_copy.parent / "cache").stat().st_mode & 0o777 == 0o700

@@ -126,6 +126,35 @@ def test_a_previous_hook_runs_first_and_a_failing_hook_costs_one_line(tmp_path: 
     )
 
 
+def test_a_previous_hook_that_raises_keeps_what_python_would_print(tmp_path: Path) -> None:
+    """Without us, Python prints the broken hook's own error, then the original exception; with
+    us, all of that is still there, in that order, and then the diagnosis."""
+    script = tmp_path / "broken_hook.py"
+    script.write_text(
+        "import sys\n"
+        "def theirs(t, e, tb):\n"
+        "    print('their hook starts', file=sys.stderr)\n"
+        "    raise ValueError('their hook is broken')\n"
+        "sys.excepthook = theirs\n"
+        "if len(sys.argv) > 1:\n"
+        "    import diagnoser\n"
+        "    diagnoser.install()\n" + SHAPE_ERROR
+    )
+    plain, hooked = python(script), python(script, None, "install")
+    assert plain.returncode == hooked.returncode == 1
+    assert "Error in sys.excepthook:" in plain.stderr  # what Python itself prints
+    assert "ValueError: their hook is broken" in plain.stderr
+    said = [
+        line for line in plain.stderr.splitlines() if not line.lstrip().startswith(("File", "^"))
+    ]
+    at = 0
+    for line in said:  # every line Python printed, in its order (frames aside: ours differ)
+        found = hooked.stderr.find(line, at)
+        assert found >= 0, (line, hooked.stderr)
+        at = found + len(line)
+    assert "[shape-matmul, 100]" in hooked.stderr[at:]
+
+
 def test_install_returns_the_previous_hook_and_uninstall_restores_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -77,6 +77,18 @@ def _two_models(d_losses: list[str]) -> str:
     return "\n".join(lines)
 
 
+def _one_class_twice(b_losses: list[float]) -> str:
+    """Two models of one class, each watched: one label ("Net") for both, their lines interleaved
+    and each counting its own steps."""
+    lines = []
+    for i, b in enumerate(b_losses):
+        lines.append(f"[diagnoser:Net] step {10 * i} | loss {2.3 * 0.97**i:.4f} | grad_norm 1.1")
+        lines.append(f"[diagnoser:Net] step {10 * i} | loss {b:.4f} | grad_norm 0.3")
+    return "\n".join(lines)
+
+
+ONE_CLASS_TWICE_OK = _one_class_twice([0.25 * 0.97**i for i in range(16)])
+ONE_CLASS_TWICE_NAN = _one_class_twice([0.25 * 0.97**i for i in range(12)] + [float("nan")] * 4)
 TWO_MODELS_OK = _two_models([f"{0.71 - 0.01 * i:.4g}" for i in range(12)])
 TWO_MODELS_NAN = _two_models([f"{0.71 - 0.01 * i:.4g}" for i in range(9)] + ["nan"] * 3)
 
@@ -88,6 +100,7 @@ CASES = {
     "mem-in-gb-and-ms-per-it": ("gpu-memory-leak", MEM_GB, MEM_GB_OK),
     "step-column-in-seconds": ("gpu-memory-leak", STEP_SECONDS, STEP_SECONDS_OK),
     "two-watched-models": ("nan-loss", TWO_MODELS_NAN, TWO_MODELS_OK),
+    "one-class-watched-twice": ("nan-loss", ONE_CLASS_TWICE_NAN, ONE_CLASS_TWICE_OK),
 }
 
 

@@ -216,3 +216,23 @@ def test_host_ram_is_told_apart_from_gpu_memory(index: Index) -> None:
         assert "expandable_segments" not in best.fix[lang].split("\n\n", 1)[1]
     cuda = diagnose("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", index)
     assert cuda.best is not None and cuda.best.title == gpu.title and cuda.best.fix == gpu.fix
+
+
+def test_the_root_of_a_long_chain_is_still_read(index: Index) -> None:
+    """250 re-raises `from` a real torch error: Python prints the root first, before the last
+    200 errors a long log keeps."""
+    code = (
+        "import torch\n"
+        "def f(n):\n"
+        "    if n == 0:\n"
+        "        torch.nn.Linear(128, 10)(torch.randn(32, 64))\n"
+        "    try:\n"
+        "        f(n - 1)\n"
+        "    except Exception as e:\n"
+        "        raise RuntimeError(f'wrapped {n}') from e\n"
+        "f(250)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.stderr.count("The above exception was the direct cause") == 250
+    best = diagnose(proc.stderr, index).best
+    assert best is not None and best.entry.id == "shape-matmul" and best.score == 100

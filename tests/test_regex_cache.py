@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 from .conftest import ROOT
@@ -103,10 +104,28 @@ def test_foreign_opcodes_are_refused_and_the_pattern_compiled(tmp_path: Path) ->
 
     probe(tmp_path)
     (cached,) = tmp_path.glob("regex-*.marshal")
-    data = marshal.loads(cached.read_bytes())
+    data = marshal.loads(cached.read_bytes()[4:])
     for key, (flags, code, *rest) in list(data.items()):
         data[key] = (flags, [99999] * len(code), *rest)  # no opcode of _sre's
-    cached.write_bytes(marshal.dumps(data))
+    raw = marshal.dumps(data)  # with a sound CRC-32: _sre itself refuses these
+    cached.write_bytes(zlib.crc32(raw).to_bytes(4, "little") + raw)
+    again = probe(tmp_path)
+    assert again["found"] == expected()
+    assert again["compiled"] == [p for p, _ in PATTERNS]
+
+
+def test_a_changed_entry_that_sre_would_accept_is_not_trusted(tmp_path: Path) -> None:
+    """Opcodes of another valid pattern in one entry: _sre would run them and match differently;
+    the file's CRC-32 no longer holds, so nothing in it is used."""
+    import marshal
+
+    probe(tmp_path)
+    (cached,) = tmp_path.glob("regex-*.marshal")
+    raw = cached.read_bytes()
+    data = marshal.loads(raw[4:])
+    first, second = (PATTERNS[0], PATTERNS[4])
+    data[first] = data[second]
+    cached.write_bytes(raw[:4] + marshal.dumps(data))  # the old CRC-32
     again = probe(tmp_path)
     assert again["found"] == expected()
     assert again["compiled"] == [p for p, _ in PATTERNS]

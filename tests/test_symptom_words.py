@@ -25,10 +25,25 @@ SAID = [
     ("nccl-error", "多卡训练卡住"),
     ("nccl-error", "多卡训练卡住了，也没有报错"),
     ("nccl-error", "my multi-gpu training hangs after the first epoch"),
+    # NaN said of the outputs or weights, or of training itself, not of the loss
+    ("nan-loss", "nan values during training"),
+    ("nan-loss", "NAN occurs during the training at random intervals"),
+    ("nan-loss", "the model weights became nan after 3 epochs"),
+    ("nan-loss", "训练时输出全是 nan"),
+    ("slow-training-dataloader", "Most of the time utilization of the GPU is very low"),
+    ("loss-not-decreasing", "Loss increases with training"),
+    ("loss-not-decreasing", "loss没有显著下降"),
+    ("loss-not-decreasing", "训练过程中发现val_accuracy始终在50%左右"),
+    ("loss-not-decreasing", "准确率50%，跟没有学一样"),
+    ("cuda-oom", "训练内存不足"),
+    ("loss-all-zero", "loss goes down to 0"),
+    ("loss-oscillates", "My train loss suddenly increase during the 2nd epoch"),
+    ("nan-loss", "Model outputs nan after several training iterations"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
     ("loss-oscillates", "the loss keeps oscillating and the model is not converging"),
+    ("overfitting", "loss没有下降，val_loss越来越大"),
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
@@ -50,6 +65,8 @@ NOT_SAID = [
     # A hang on one GPU: no entry explains it yet; better nothing than a wrong answer.
     "stuck at Starting trainer",
     "training hangs at the first epoch",
+    "I replaced the nan values in the dataset with the mean before training",
+    "loss decreases to 0.05 after 20 epochs",
 ]
 
 

@@ -293,9 +293,9 @@ class Index:
 
     def __init__(self, data: dict[str, Any], store: _Records) -> None:
         self._stamp: str = data["stamp"]
-        # Where each entry's matching data is in the records file: start and length, flat.
+        # Where each entry's matching data is in the records file: start, length and CRC-32, flat.
         self._spans = memoryview(data["entry_spans"]).cast("I")
-        self._decoded: list[Entry | None] = [None] * (len(self._spans) // 2)
+        self._decoded: list[Entry | None] = [None] * (len(self._spans) // 3)
         self._store = store
         # The signatures' anchors (anchor.py), each with the signatures that have it: an entry's
         # position and the signature's, packed into one int (_pack).
@@ -319,7 +319,7 @@ class Index:
     def entry(self, position: int) -> Entry:
         made = self._decoded[position]
         if made is None:
-            span = (self._spans[2 * position], self._spans[2 * position + 1])
+            span = tuple(self._spans[3 * position : 3 * position + 3])
             made = self._make(self._store.read("entry", position, span))
             self._decoded[position] = made
         return made
@@ -342,7 +342,7 @@ class Index:
         """Every entry, in the knowledge base's order: for what reads them all (the fuzzy stage,
         `diagnoser list`, triage), never for a diagnosis that a signature settles. Read in one
         go, not entry by entry."""
-        spans = list(zip(self._spans[::2], self._spans[1::2], strict=True))
+        spans = list(zip(self._spans[::3], self._spans[1::3], self._spans[2::3], strict=True))
         for position, record in enumerate(self._store.read_all("entry", spans)):
             if self._decoded[position] is None:
                 self._decoded[position] = self._make(record)
@@ -437,53 +437,99 @@ class _Records:
         self._ids = ids  # one per line, in UTF-8, as the index file holds them
         # {kind: {entry id: record}}, in memory when the file could not be written or read back
         self._compiled = compiled
+        # Opened now and kept: another process that recompiles the knowledge base (an edit, an
+        # upgrade) deletes or replaces this file, and this process must go on reading the index
+        # it loaded, not a newer one's records.
+        self._fd: int | None = None
+        if compiled is None:
+            try:
+                self._fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+            except OSError:  # gone already: read() compiles the knowledge base again
+                self._fd = None
+
+    def __del__(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:  # closed already, or at interpreter exit
+                self._fd = None
+
+    def _bytes(self, start: int, size: int) -> bytes:
+        if self._fd is None:
+            raise OSError("the records file could not be opened")
+        if hasattr(os, "pread"):
+            return os.pread(self._fd, size, start)
+        os.lseek(self._fd, start, os.SEEK_SET)  # Windows: one reader per process at a time
+        return os.read(self._fd, size)
 
     @cached_property
     def ids(self) -> list[str]:
         """The entries' ids, in the knowledge base's order."""
         return str(self._ids, "utf-8").split("\n") if self._ids else []
 
-    def read(self, kind: str, position: int, span: tuple[int, int]) -> dict[str, Any]:
+    def read(self, kind: str, position: int, span: tuple[int, ...]) -> dict[str, Any]:
         if self._compiled is None:
             try:
-                with open(self.path, "rb") as f:
-                    f.seek(span[0])
-                    record: dict[str, Any] = marshal.loads(f.read(span[1]))
-                if record.get("record") == kind and record.get("position") == position:
+                record = _checked(self._bytes(span[0], span[1]), span[2], kind, position)
+                if record is not None:
                     return record
             except (OSError, ValueError, EOFError, TypeError):  # marshal's ways of refusing
                 pass
-            self._recompile()
+            self._damaged()
         return self._of(kind)[self.ids[position]]
 
-    def read_all(self, kind: str, spans: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    def read_all(self, kind: str, spans: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
         """The records of every entry, written one after the other (as _records_file writes
         them)."""
         if self._compiled is None and spans:
             start, end = spans[0][0], spans[-1][0] + spans[-1][1]
             try:
-                with open(self.path, "rb") as f:
-                    f.seek(start)
-                    region = f.read(end - start)
-                records = [marshal.loads(region[s - start : s - start + n]) for s, n in spans]
-                if all(
-                    r.get("record") == kind and r.get("position") == p
-                    for p, r in enumerate(records)
-                ):
-                    return records
+                region = self._bytes(start, end - start)
+                records = [
+                    _checked(region[s - start : s - start + n], crc, kind, p)
+                    for p, (s, n, crc) in enumerate(spans)
+                ]
+                if all(r is not None for r in records):
+                    return records  # type: ignore[return-value]
             except (OSError, ValueError, EOFError, TypeError):
                 pass
-            self._recompile()
+            self._damaged()
         return [self._of(kind)[entry_id] for entry_id in self.ids]
 
+    def _damaged(self) -> None:
+        """The records file is damaged (or was never there): this process compiles the knowledge
+        base again, and the next one finds no index and writes a sound one (best effort)."""
+        import contextlib
+
+        for path in (self.path, self.path.removesuffix(".records") + ".marshal"):
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        self._recompile()
+
     def _recompile(self) -> None:
-        """Another kb/ compiled into the same cache directory replaced this index meanwhile."""
-        self._compiled = _records(*_split(compile_kb(self.kb)))
+        compiled = _records(*_split(compile_kb(self.kb)))
+        if list(compiled["entry"]) != self.ids:
+            raise RuntimeError(
+                "the knowledge base changed while this process was running and its cached index "
+                "was damaged: run the command again"
+            )
+        self._compiled = compiled
 
     def _of(self, kind: str) -> dict[str, dict[str, Any]]:
         if self._compiled is None:
             self._recompile()
         return self._compiled[kind]  # type: ignore[index]
+
+
+def _checked(raw: bytes, crc: int, kind: str, position: int) -> dict[str, Any] | None:
+    """A record read back, if its bytes are the ones written (their CRC-32) and it is the record
+    asked for."""
+    if zlib.crc32(raw) != crc:
+        return None
+    record = marshal.loads(raw)
+    if not isinstance(record, dict):
+        return None
+    return record if (record.get("record"), record.get("position")) == (kind, position) else None
 
 
 def _records(
@@ -496,7 +542,7 @@ def _records(
             for p, e in enumerate(matching["entries"])
         },
         "entry": {
-            e["id"]: {**e, "record": "entry", "position": p, "span": [0, 0]}
+            e["id"]: {**e, "record": "entry", "position": p, "span": [0, 0, 0]}
             for p, e in enumerate(matching["entries"])
         },
     }
@@ -650,10 +696,11 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
 
 
 def _to_file(data: dict[str, Any]) -> bytes:
-    """The index file: the size of a tail of raw bytes (8 bytes), the tail, then `data`
-    marshalled, with each bytes value in it (the ids, the spans, the anchor table's arrays)
-    moved to the tail and replaced by its place there, a (start, end) tuple: loading the file
-    then makes a handful of objects and copies those bytes once, whatever the kb's size."""
+    """The index file: the CRC-32 of the rest (4 bytes), the size of a tail of raw bytes (8
+    bytes), the tail, then `data` marshalled, with each bytes value in it (the ids, the spans,
+    the anchor table's arrays) moved to the tail and replaced by its place there, a (start, end)
+    tuple: loading the file then makes a handful of objects and copies those bytes once, whatever
+    the kb's size."""
     tail = bytearray()
 
     def detach(value: Any) -> Any:
@@ -665,13 +712,18 @@ def _to_file(data: dict[str, Any]) -> bytes:
         return value
 
     head = marshal.dumps(detach(data))
-    return len(tail).to_bytes(8, "little") + tail + head
+    rest = len(tail).to_bytes(8, "little") + tail + head
+    return zlib.crc32(rest).to_bytes(4, "little") + rest
 
 
 def _from_file(raw: bytes) -> dict[str, Any]:
-    """_to_file's data again, its bytes values as views of `raw` (not copies)."""
-    size = int.from_bytes(raw[:8], "little")
-    tail = memoryview(raw)[8 : 8 + size]
+    """_to_file's data again, its bytes values as views of `raw` (not copies); ValueError for a
+    damaged file."""
+    if len(raw) < 12 or zlib.crc32(memoryview(raw)[4:]) != int.from_bytes(raw[:4], "little"):
+        raise ValueError("a damaged index file")
+    body = memoryview(raw)[4:]
+    size = int.from_bytes(body[:8], "little")
+    tail = body[8 : 8 + size]
 
     def attach(value: Any) -> Any:
         if isinstance(value, tuple):
@@ -680,7 +732,7 @@ def _from_file(raw: bytes) -> dict[str, Any]:
             return {k: attach(v) for k, v in value.items()}
         return value
 
-    return attach(marshal.loads(memoryview(raw)[8 + size :]))  # type: ignore[no-any-return]
+    return attach(marshal.loads(body[8 + size :]))  # type: ignore[no-any-return]
 
 
 def load_index(kb: Path | str | None = None) -> Index:
@@ -716,15 +768,16 @@ def _records_file(
 ) -> tuple[bytes, list[int]]:
     """The records file: every entry's texts, then every entry's matching data (in the
     knowledge base's order, so that _Records.read_all reads them in one piece), each pointing
-    at its texts; and where each matching record is (start and length, flat)."""
+    at its texts; and where each matching record is (start, length and CRC-32, flat)."""
     texts = [marshal.dumps(compiled["texts"][e["id"]]) for e in entries]
     start, matching, spans = sum(map(len, texts)), [], []
     position = 0
     for e, text in zip(entries, texts, strict=True):
-        record = marshal.dumps({**compiled["entry"][e["id"]], "span": [position, len(text)]})
+        span = [position, len(text), zlib.crc32(text)]
+        record = marshal.dumps({**compiled["entry"][e["id"]], "span": span})
         position += len(text)
         matching.append(record)
-        spans += [start, len(record)]
+        spans += [start, len(record), zlib.crc32(record)]
         start += len(record)
     return b"".join(texts + matching), spans
 
@@ -737,7 +790,7 @@ def _write_cache(base: str, data: dict[str, Any], records: bytes) -> None:
     folder, ours = os.path.split(base)
     same_kb = ours.rsplit("-", 1)[0] + "-"
     try:
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(folder, mode=0o700, exist_ok=True)  # private: what the user diagnosed
         with os.scandir(folder) as found:
             stale = [e.path for e in found if e.name.startswith(same_kb)]
         for old in stale:

@@ -19,6 +19,7 @@ import marshal
 import os
 import re
 import sys
+import zlib
 
 from .user_cache import cache_dir, write_atomically
 
@@ -50,7 +51,11 @@ def _load() -> dict[tuple[str, int], _Args]:
         return {}
     try:
         with open(_path(), "rb") as f:
-            data = marshal.loads(f.read())
+            raw = f.read()
+        # its CRC-32 first: a damaged entry that _sre still accepts would match differently
+        if zlib.crc32(memoryview(raw)[4:]) != int.from_bytes(raw[:4], "little"):
+            return {}
+        data = marshal.loads(memoryview(raw)[4:])
     except (OSError, ValueError, EOFError, TypeError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -119,4 +124,5 @@ def _save() -> None:
     import contextlib
 
     with contextlib.suppress(OSError, ValueError):  # unwritable: the next start compiles again
-        write_atomically(_path(), marshal.dumps(kept))
+        raw = marshal.dumps(kept)
+        write_atomically(_path(), zlib.crc32(raw).to_bytes(4, "little") + raw)

@@ -20,7 +20,7 @@ def write_atomically(path: str, content: bytes) -> None:
     import tempfile  # only when something is written, never on a warm start
 
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, mode=0o700, exist_ok=True)  # private: what the user diagnosed
     fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:

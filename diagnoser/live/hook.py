@@ -66,12 +66,26 @@ def _say_failed(e: BaseException, lang: str) -> None:
         pass  # stderr itself is gone: there is nobody left to tell
 
 
+def _broken_hook(name: str, failure: BaseException) -> None:
+    """What Python prints when an exception hook raises: the hook's own error, then (printed by
+    the caller) the exception it was given."""
+    import traceback
+
+    try:
+        sys.stderr.write(f"Error in {name}:\n" + "".join(traceback.format_exception(failure)))
+        sys.stderr.write("\nOriginal exception was:\n")
+        sys.stderr.flush()
+    except BaseException:
+        pass  # stderr itself is gone: there is nobody left to tell
+
+
 def _excepthook(previous: ExceptHook, lang: str | None, fmt: str) -> ExceptHook:
     def hook(exc_type: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
         try:
             previous(exc_type, exc, tb)
-        except BaseException:  # a broken previous hook must not cost the user the traceback
-            sys.__excepthook__(exc_type, exc, tb)
+        except BaseException as failure:  # a broken previous hook must cost the user nothing:
+            _broken_hook("sys.excepthook", failure)  # its own error, as Python shows it
+            sys.__excepthook__(exc_type, exc, tb)  # and the traceback it failed to print
         explain(exc, lang=lang, fmt=fmt)
 
     hook.diagnoser_previous = previous  # type: ignore[attr-defined]
@@ -84,7 +98,8 @@ def _threading_hook(
     def hook(args: threading.ExceptHookArgs) -> None:
         try:
             previous(args)
-        except BaseException:
+        except BaseException as failure:
+            _broken_hook("threading.excepthook", failure)
             threading.__excepthook__(args)
         if args.exc_value is not None:
             explain(args.exc_value, lang=lang, fmt=fmt)

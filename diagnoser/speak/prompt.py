@@ -14,6 +14,7 @@ from .explain import explanation
 from .i18n import colon
 from .render import code_span, facts_lines, facts_of, notes, said_and_notes
 from .render import fence as _fence
+from .safe import markdown_text, visible
 
 _MAX_TRACEBACK_LINES = 120
 
@@ -92,7 +93,7 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
             f"{'>' if snip.first + i == snip.failing else ' '}{snip.first + i:>{width}}  {line}"
             for i, line in enumerate(snip.lines)
         )
-        out += [f"**{title}{c}**", "", *_fence(numbered, "python"), ""]
+        out += [f"**{markdown_text(title)}{c}**", "", *_fence(numbered, "python"), ""]
     else:
         out += [f"**{w['no_code']}**", ""]
     facts = facts_of(diagnosis, best, context) if best else None
@@ -117,8 +118,8 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
         entry = best.entry
         out += [f"{best.title[lang]} ({code_span(entry.id)})", ""]
         said = said_and_notes(explanation(best, lang), notes(diagnosis, best, lang, context))
-        out += [line for note in said for line in (note, "")]
+        out += [line for note in said for line in (markdown_text(note), "")]
         out += [best.cause[lang].strip(), "", f"{w['fix']}{c}", "", best.fix[lang].strip(), ""]
     out += [f"**{w['asks']}**", "", f"1. {w['ask1']}", f"2. {w['ask2']}", f"3. {w['ask3']}", ""]
     out.append(w["role"])
-    return "\n".join(out) + "\n"
+    return visible("\n".join(out) + "\n")

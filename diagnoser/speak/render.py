@@ -8,6 +8,7 @@ from ..text.parse import Error, Frame
 from ..text.training_log import read as read_log
 from .explain import explanation
 from .i18n import colon, parens, t
+from .safe import markdown_text, visible
 from .tensor_notes import Correction, tensor_notes
 from .wrap import columns, markdown, wrap
 
@@ -277,7 +278,7 @@ def to_text(
             out += [ln for line in sites for ln in wrap(line, width, "  - ", "    ")]
             out.append("")
         out += wrap(t(_no_match_hint(diagnosis, bool(located)), lang), width)
-        return "\n".join(out) + "\n"
+        return visible("\n".join(out) + "\n", colour)
     entry = best.entry
     out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
     if best.method in ("fuzzy", "frames"):
@@ -305,7 +306,7 @@ def to_text(
         for m in others:
             out += _tagged(m.title[lang], f"[{m.entry.id}, {m.score}]", width, s, "  - ")
     out += ["", *wrap(f"{t('more', lang)}{colon(lang)}{page_url(entry.id, lang, docs_url)}", width)]
-    return "\n".join(out) + "\n"
+    return visible("\n".join(out) + "\n", colour)
 
 
 def _where_lines(frame: Frame, label: str, width: int | None) -> list[str]:
@@ -386,7 +387,7 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
             out += [f"### {t('source', lang)}", ""] + [x for line in head for x in (line, "")]
             out += [f"- {line}" for line in sites] + [""]
         out += [t(_no_match_hint(diagnosis, bool(located)), lang), ""]
-        return "\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n"
+        return visible("\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n")
     entry = best.entry
     out = [
         f"## {best.title[lang]}",
@@ -399,7 +400,7 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
         out += ["", *fence(best.error.text)]
     out.append("")
     said = said_and_notes(_said(diagnosis, best, lang), notes(diagnosis, best, lang, context))
-    out += [line for note in said for line in (note, "")]
+    out += [line for note in said for line in (markdown_text(note), "")]
     where = _where_of(diagnosis, best)
     if where:
         out += [f"{t('where', lang)}{colon(lang)}{_where_markdown(where)}", ""]
@@ -418,4 +419,4 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
             f"- {m.title[lang]}{parens(f'{code_span(m.entry.id)}, {m.score}', lang)}"
             for m in others
         ]
-    return "\n".join(out).rstrip() + "\n"
+    return visible("\n".join(out).rstrip() + "\n")

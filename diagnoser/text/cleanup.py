@@ -16,7 +16,14 @@ from ..knowledge.regex_cache import compile_cached
 # No line of a traceback is this long; cutting keeps every later regex linear on junk.
 MAX_LINE = 10_000
 
-_ANSI = compile_cached(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# Terminal sequences, 7- and 8-bit: CSI (colours, cursor moves), OSC (titles, links) to its end,
+# charset designations (ESC ( 0), any other ESC pair (ESC c resets the screen); then any control
+# character left but tab, newline and carriage return (which become newlines below).
+_ANSI = compile_cached(
+    r"(?:\x1b\[|\x9b)[0-9;?]*[ -/]*[@-~]"
+    r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"
+    r"|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
+)
 _CURLY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " "})
 # A traceback header glued to what came before it (a progress bar); "Original Traceback" (a
 # DataLoader worker re-raise) stays where it is.
@@ -84,7 +91,7 @@ def decode(data: bytes) -> str:
 
 def normalise(text: str) -> str:
     text = _unwrap(text)
-    text = _ANSI.sub("", text).replace("\x00", "").translate(_CURLY)
+    text = _ANSI.sub("", text).translate(_CURLY)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     text = _GLUED_HEADER.sub(r"\n\1", text)
     text = _FENCE.sub("", text)

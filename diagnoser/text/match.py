@@ -135,8 +135,12 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             best[m.entry.id] = m
 
     root = trace.root
-    # Later errors in a log are likelier to be the one that stopped the run; keep the last ones.
-    for err in trace.errors[-_MAX_ERRORS:]:
+    # Later errors in a log are likelier to be the one that stopped the run; keep the last ones,
+    # and the root, which a long chain of re-raises prints first of all.
+    chosen = trace.errors[-_MAX_ERRORS:]
+    if root is not None and all(err is not root for err in chosen):
+        chosen = (root, *chosen)
+    for err in chosen:
         found = _signature_matches(err, index) or _fuzzy_matches(err, index)
         for m in found or _frame_matches(err, index):
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))

@@ -52,6 +52,7 @@ _PARAM_GRAD = compile_cached(
 _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
 # diagnoser.watch's line, with the model it is about: "[diagnoser:Generator] step 3 | loss 0.7"
 _WATCH_LABEL = compile_cached(r"^\s*\[diagnoser:(?P<label>[^\]\n]{1,80})\]\s")
+_WATCH_STEP = compile_cached(r"\s*step (?P<step>\d{1,12})\b")
 
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -138,6 +139,22 @@ class TrainingLog:
         return bool(self.series or self.grad_none or self.param_grads or self.models)
 
 
+def _watched_model(log: TrainingLog, label: str, rest: str, steps: dict[str, int]) -> TrainingLog:
+    """The series a `diagnoser.watch` line belongs to. Two models of one class have one label: a
+    step that does not follow its model's last one is another model's ("Net", "Net (2)"), whether
+    their lines interleave or one run follows the other."""
+    step = _WATCH_STEP.match(rest)
+    if step is None:
+        return log.models.setdefault(label, TrainingLog())
+    n, key = int(step.group("step")), label
+    for k in range(2, 64):
+        if steps.get(key, -1) < n:
+            break
+        key = f"{label} ({k})"
+    steps[key] = n
+    return log.models.setdefault(key, TrainingLog())
+
+
 def canonical_key(key: str) -> str | None:
     key = key.strip().strip("'\"{[").lower()
     for name, pattern in _KEYS:
@@ -155,6 +172,7 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     header: list[Column] | None = None  # the columns of the table being read, if any
     # Every gradient line says "grad": most texts (tracebacks) never do, and skip three regexes.
     gradients = "grad" in text.lower()
+    steps: dict[str, int] = {}  # each watched model's last step (_watched_model)
     for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
         if gradients and _read_gradient(line, log):
             continue
@@ -165,8 +183,8 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             log.series.setdefault("gpu_util", []).append(Point(float(smi.group("util")), lineno))
             continue
         if "[diagnoser:" in line and (watched := _WATCH_LABEL.match(line)):
-            model = log.models.setdefault(watched.group("label"), TrainingLog())
-            _read_line(line[watched.end() :], lineno, model)
+            rest = line[watched.end() :]
+            _read_line(rest, lineno, _watched_model(log, watched.group("label"), rest, steps))
             continue
         cells = _cells(line)
         if header and len(cells) == len(header) and all(_CELL_NUMBER.match(c) for c in cells):

@@ -7,6 +7,7 @@ from ..knowledge.index import Index
 from ..speak import render
 from ..speak.explain import explanation
 from ..speak.i18n import t
+from ..speak.safe import table_cell, visible
 from ..text.match import Diagnosis, match
 from ..text.parse import Trace
 from .grouping import Group, Report
@@ -111,15 +112,12 @@ def to_text(
         out += ["", f"* {_w('first_failure', lang)}{_seen_text(g)}{rank}", ""]
         diagnosis = first_diagnosis(g, index)
         out.append(render.to_text(diagnosis, lang, colour=colour, width=width).rstrip())
-    return "\n".join(out) + "\n"
+    return visible("\n".join(out) + "\n", colour)
 
 
 def to_markdown(report: Report, index: Index, lang: str) -> str:
     if not report.groups:
         return _w("none", lang) + "\n"
-
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ")
 
     rows = _rows(report, index, lang)
     out = ["| " + " | ".join(_header(lang)) + " |", "|" + " --- |" * 5]
@@ -127,13 +125,13 @@ def to_markdown(report: Report, index: Index, lang: str) -> str:
         row[0] = render.code_span(row[0]) if g.id else row[0]
         if g is report.first_failure:
             row[0] = f"**{row[0]}**"
-        out.append("| " + " | ".join(cell(c) for c in row) + " |")
+        out.append("| " + " | ".join(map(table_cell, row)) + " |")
     out += ["", _summary(report, lang)]
     if report.first_failure is not None:
         g = report.first_failure
         out += ["", f"## {_w('first_failure', lang)}{render.code_span(_seen_text(g))}", ""]
         out.append(render.to_markdown(first_diagnosis(g, index), lang))
-    return "\n".join(out).rstrip() + "\n"
+    return visible("\n".join(out).rstrip() + "\n")
 
 
 def _seen_json(g: Group) -> dict[str, Any]:

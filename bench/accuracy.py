@@ -1,0 +1,130 @@
+"""How often the diagnoser is right on real public posts, sampled as users post them.
+
+Reads the development set (tests/data/real/devset/*.yaml; how it was sampled and labelled is in
+METHOD.md there), diagnoses each post's text as the CLI would, and compares the first answer with
+the label given before the tool ever ran on it. Prints the numbers README.md reports:
+
+- PyTorch posts (errors and symptoms) answered with the right family first;
+- posts of a family the knowledge base has, recognised (right family first);
+- non-PyTorch errors answered at all (a wrong answer: nothing applies to them);
+- PyTorch posts answered with a wrong family first;
+each also by language and by kind. `--misses` lists the posts answered wrongly or not at all.
+
+Usage: python bench/accuracy.py [--misses] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from diagnoser.knowledge.index import Index, load_index  # noqa: E402
+from diagnoser.text.match import diagnose  # noqa: E402
+
+DEVSET = ROOT / "tests" / "data" / "real" / "devset"
+
+
+@dataclass(frozen=True)
+class Post:
+    id: str
+    url: str
+    lang: str
+    kind: str  # error | symptom | non-pytorch
+    label: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class Answer:
+    post: Post
+    first: str | None  # the first match's id, with its aliases resolved to the label's name
+    right: bool
+
+
+def posts(folder: Path = DEVSET) -> list[Post]:
+    found = []
+    for path in sorted(folder.glob("*.yaml")):
+        for item in yaml.safe_load(path.read_text(encoding="utf-8")) or ():
+            fields = ("id", "url", "lang", "kind", "label", "text")
+            found.append(Post(*(item[f] for f in fields)))
+    return found
+
+
+def answer(post: Post, index: Index) -> Answer:
+    best = diagnose(post.text, index).best
+    if best is None:
+        return Answer(post, None, post.label is None)
+    names = {best.entry.id, *best.entry.aliases}
+    first = post.label if post.label in names else best.entry.id
+    return Answer(post, first, post.kind != "non-pytorch" and post.label in names)
+
+
+def share(answers: Iterable[Answer], hit: str) -> tuple[int, int]:
+    """(how many, out of how many) of the answers satisfy `hit`."""
+    chosen = list(answers)
+    tests = {
+        "right": lambda a: a.right,
+        "answered": lambda a: a.first is not None,
+        "wrong": lambda a: a.first is not None and not a.right,
+    }
+    return sum(map(tests[hit], chosen)), len(chosen)
+
+
+def report(answers: list[Answer], index: Index) -> dict[str, tuple[int, int]]:
+    known = set(index.by_id)
+    torch_posts = [a for a in answers if a.post.kind != "non-pytorch"]
+    rows = {
+        "PyTorch posts, right family first": share(torch_posts, "right"),
+        "known families recognised": share(
+            [a for a in torch_posts if a.post.label in known], "right"
+        ),
+        "non-PyTorch errors answered (wrong)": share(
+            [a for a in answers if a.post.kind == "non-pytorch"], "answered"
+        ),
+        "PyTorch posts, wrong family first": share(torch_posts, "wrong"),
+    }
+    for lang in ("en", "zh"):
+        rows[f"  {lang}: PyTorch posts right"] = share(
+            [a for a in torch_posts if a.post.lang == lang], "right"
+        )
+    for kind in ("error", "symptom"):
+        rows[f"  {kind}s right"] = share([a for a in torch_posts if a.post.kind == kind], "right")
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--misses", action="store_true", help="list the posts answered wrongly")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    index = load_index()
+    found = posts()
+    answers = [answer(p, index) for p in found]
+    rows = report(answers, index)
+    if args.json:
+        print(json.dumps({k.strip(): {"n": n, "of": of} for k, (n, of) in rows.items()}))
+    else:
+        zh = sum(p.lang == "zh" for p in found)
+        kinds = {k: sum(p.kind == k for p in found) for k in ("error", "symptom", "non-pytorch")}
+        counts = ", ".join(f"{n} {k}" for k, n in kinds.items())
+        print(f"{len(found)} posts: {zh} in Chinese; {counts}")
+        for name, (n, of) in rows.items():
+            print(f"{name:42} {n:4d} / {of:<4d} {100 * n / of if of else 0:5.1f}%")
+    if args.misses:
+        for a in answers:
+            if not a.right:
+                post = a.post
+                print(f"{post.id:14} {post.kind:11} label={post.label} first={a.first}  {post.url}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,45 @@
+"""The development set of real posts (tests/data/real/devset, METHOD.md there) is what it says it
+is: every post labelled with a family id of families.yaml or null, from a public address, with
+the shares of Chinese posts, symptoms and non-PyTorch errors the method promises. Its accuracy is
+measured by bench/accuracy.py, never asserted here."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from bench.accuracy import DEVSET, posts
+from tests.test_kb import FAMILIES
+
+FIELDS = {"id", "url", "query", "corpus", "rank", "lang", "kind", "label", "why", "text"}
+
+
+def _items() -> list[dict[str, object]]:
+    found = []
+    for path in sorted(DEVSET.glob("*.yaml")):
+        found += yaml.safe_load(path.read_text(encoding="utf-8"))
+    return found
+
+
+def test_every_post_has_its_fields_and_a_known_label() -> None:
+    assert FAMILIES is not None
+    ids = {f["id"] for f in yaml.safe_load(Path(FAMILIES).read_text(encoding="utf-8"))}
+    items = _items()
+    for item in items:
+        assert set(item) == FIELDS, (item.get("id"), set(item) ^ FIELDS)
+        assert item["lang"] in ("en", "zh") and item["kind"] in ("error", "symptom", "non-pytorch")
+        assert item["label"] is None or item["label"] in ids, (item["id"], item["label"])
+        assert item["kind"] != "non-pytorch" or item["label"] is None, item["id"]
+        assert str(item["url"]).startswith("https://") and str(item["text"]).strip(), item["id"]
+    assert len({i["id"] for i in items}) == len(items)
+
+
+def test_the_set_is_as_large_and_as_mixed_as_the_method_says() -> None:
+    found = posts()
+    kinds, langs = Counter(p.kind for p in found), Counter(p.lang for p in found)
+    assert len(found) >= 300
+    assert langs["zh"] >= 0.30 * len(found)
+    assert kinds["symptom"] >= 0.25 * len(found)
+    assert kinds["non-pytorch"] >= 0.15 * len(found)
