@@ -2,6 +2,7 @@
 small misuses, each diagnosed; for those no family matches, where the tier locates them.
 
     python bench/source_tier_devset.py > /tmp/dev.tsv
+    python bench/source_tier_devset.py --real   # the real posts of tests/data/real/devset
 
 Prints one tab-separated line an error: snippet, exception, message, the family matched (or -),
 the count of sites and the first three sites (file:line function). The hand-checked verdicts of a
@@ -171,7 +172,34 @@ SNIPPETS = [
 ]
 
 
+def real_posts() -> int:
+    """The development set of real posts (labelled before the tool ran): for each kind, how many
+    posts no family matches and how many of those the tier locates; each located one printed."""
+    from collections import Counter
+
+    import yaml
+
+    from diagnoser import diagnose
+
+    counts: Counter[tuple[str, str]] = Counter()
+    for path in sorted((ROOT / "tests" / "data" / "real" / "devset").glob("*.yaml")):
+        for post in yaml.safe_load(path.read_text(encoding="utf-8")):
+            report = diagnose(post["text"], lang="en")
+            if report["matches"]:
+                continue
+            src = report["source"]
+            counts[(post["kind"], "located" if src else "not located")] += 1
+            if src:
+                s = src["sites"][0]
+                print(f"{post['id']}\t{post['kind']}\t{s['file']}:{s['line']} {s['function']}")
+    for (kind, what), n in sorted(counts.items()):
+        print(f"declined {kind} posts, {what}: {n}")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--real"]:
+        return real_posts()
     import torch  # noqa: F401
     import torch.nn.functional as F  # noqa: F401
 

@@ -378,3 +378,24 @@ def test_the_site_explains_the_tier_and_entry_pages_list_their_sites(lang: str) 
     heading = {"en": "## Where PyTorch raises it", "zh": "## PyTorch 在哪里抛出它"}[lang]
     assert section[0] == heading
     assert any("WrapDim" in line for line in section)
+
+
+_TRACEBACK = """
+import torch, traceback
+try:
+    torch.optim.SGD([torch.zeros(2, requires_grad=True)], lr=-1)
+except ValueError:
+    print(traceback.format_exc())
+"""
+
+
+@needs_index
+def test_the_tracebacks_own_frames_pick_the_site_among_many() -> None:
+    """Fifteen optimizers word a bad learning rate alike; the traceback went through sgd.py."""
+    pytest.importorskip("torch")
+    proc = subprocess.run([sys.executable, "-c", _TRACEBACK], capture_output=True, text=True)
+    report = diagnose(proc.stdout, lang="en")
+    assert report["matches"] == []
+    source = report["source"]
+    assert source is not None and source["count"] > 3
+    assert source["sites"][0]["file"] == "torch/optim/sgd.py"

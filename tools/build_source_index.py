@@ -770,6 +770,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_dump:
         dumped = json.loads(args.from_dump.read_text(encoding="utf-8"))
         kept = [t for t in dumped["templates"] if t["refused"] is None]
+        for t in kept:
+            t.pop("regex", None)
         data = source_tier.encode(kept, dumped["versions"])
         (args.out / source_tier.INDEX_NAME).write_bytes(data)
         print(f"{args.out / source_tier.INDEX_NAME}: {len(data):,} bytes", file=sys.stderr)
@@ -835,6 +837,8 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     if args.dump:
+        for t in templates:
+            t["regex"] = source_tier.template_regex(t["pieces"])
         args.dump.write_text(json.dumps({"versions": versions, "templates": templates}, indent=0))
     data = source_tier.encode(kept, versions)
     (args.out / source_tier.INDEX_NAME).write_bytes(data)
