@@ -399,3 +399,36 @@ def test_the_tracebacks_own_frames_pick_the_site_among_many() -> None:
     source = report["source"]
     assert source is not None and source["count"] > 3
     assert source["sites"][0]["file"] == "torch/optim/sgd.py"
+
+
+_GRAPH_BREAK = """
+import torch, traceback
+
+@torch.compile(fullgraph=True, backend="eager")
+def f(x):
+    torch._dynamo.graph_break()
+    return x + 1
+
+try:
+    f(torch.zeros(2))
+except Exception:
+    print(traceback.format_exc())
+"""
+
+
+@needs_index
+def test_a_graph_break_is_located_with_its_registry_id() -> None:
+    """dynamo's own message, from torch.compile: the site that calls unimplemented() with that
+    gb_type, and the graph-break registry's id and page."""
+    pytest.importorskip("torch")
+    from diagnoser.text.parse import parse
+
+    proc = subprocess.run([sys.executable, "-c", _GRAPH_BREAK], capture_output=True, text=True)
+    root = parse(proc.stdout).root
+    assert root is not None and root.exc_type == "torch._dynamo.exc.Unsupported"
+    loc = source_tier.locate(root.message, root.exc_type)
+    assert loc is not None and loc.count == 1
+    (site,) = loc.sites
+    assert site.file.startswith("torch/_dynamo/") and site.type == "Unsupported"
+    gb, _, url = site.graph_break.partition(" ")
+    assert gb.startswith("GB") and url.endswith(f"gb{gb[2:]}.html")
