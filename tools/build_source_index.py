@@ -87,7 +87,8 @@ STD_THROWS = {
 _MACRO = re.compile(
     r"\b(" + "|".join(sorted(CPP_MACROS, key=len, reverse=True)) + r"|C10_THROW_ERROR"
     r"|throw\s+std::(?:" + "|".join(STD_THROWS) + r")"
-    r"|throw\s+(?:torch::)?(?:" + "|".join(PY_THROWS) + r"))\s*\("
+    r"|throw\s+(?:torch::)?(?:" + "|".join(PY_THROWS) + r")"
+    r"|PyErr_SetString|PyErr_Format|THPUtils_setError)\s*\("
 )
 _CPP_SUFFIXES = (".cpp", ".h", ".cu", ".cuh", ".hpp", ".cc", ".mm")
 _FUNC_HEAD = re.compile(
@@ -333,8 +334,19 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
             elif macro.startswith("throw"):  # TypeError("%s(): argument '%s' ...", ...)
                 macro, typ, printf = "AT_ERROR", macro.rsplit(":", 1)[-1].split()[-1], True
                 args = args[:1]
+            elif macro in ("PyErr_SetString", "PyErr_Format"):  # (PyExc_TypeError, "...")
+                exc = args[0].strip()
+                if not exc.startswith("PyExc_") or len(args) < 2:
+                    continue
+                typ, printf = exc.removeprefix("PyExc_"), macro == "PyErr_Format"
+                macro, args = "AT_ERROR", args[1:2]
+            elif macro == "THPUtils_setError":  # printf-style, a RuntimeError
+                macro, typ, printf, args = "AT_ERROR", "RuntimeError", True, args[:1]
             elif macro == "C10_THROW_ERROR":  # C10_THROW_ERROR(IndexError, message...)
-                macro, typ = "AT_ERROR", args[0].strip().replace("LinAlgError", "_LinAlgError")
+                # c10::Error reaches Python as a RuntimeError, c10::LinAlgError as _LinAlgError
+                exc = args[0].strip().removeprefix("c10::")
+                typ = {"Error": "RuntimeError", "LinAlgError": "_LinAlgError"}.get(exc, exc)
+                macro = "AT_ERROR"
                 args = args[1:]
             else:
                 typ = CPP_MACROS[macro]
