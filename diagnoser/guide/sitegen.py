@@ -24,6 +24,10 @@ from ..runtime.docs import write_runtime_pages
 from ..speak.cli_zh import command_section
 from ..speak.i18n import t
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..knowledge.source_tier import Site
+
 # The repository behind the published site (repo_url in mkdocs.yml; a test keeps them equal).
 REPO_URL = "https://github.com/torch-diagnoser/torch-diagnoser"
 # Words every message has: as search prefixes they would match anything ("a" → "allocate").
@@ -209,6 +213,7 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
     needs = [n for n in entry.reproduction.needs if n != "cpu"]
     if needs:
         out += [f"{_w('needs', lang)}{_w('colon', lang)}{', '.join(needs)}", ""]
+    out += source_section(entry, lang)
     out += rule_links(entry.id, lang)
     out += check_links(entry.id, lang)
     if entry.see_also:
@@ -219,6 +224,127 @@ def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str)
         out.append("")
     out += [_w("report", lang).format(url=_report_url(entry)), ""]
     return "\n".join(out)
+
+
+_MAX_SOURCE_SITES = 5
+
+
+def source_sites(entry: Entry) -> list[Site]:
+    """The PyTorch sites that raise the entry's example messages (the source tier), each once."""
+    from ..knowledge.source_tier import locate
+
+    sites: dict[tuple[str, int], Site] = {}
+    for example in entry.examples if entry.kind == "error" else []:
+        exc = _EXCEPTION.match(example.strip())
+        message = example.strip()[exc.end() :] if exc else example.strip()
+        found = locate(message, exc.group().rstrip(": ") if exc else None)
+        for site in found.sites if found else ():
+            sites.setdefault((site.file, site.line), site)
+    return list(sites.values())[:_MAX_SOURCE_SITES]
+
+
+def source_section(entry: Entry, lang: str) -> list[str]:
+    from ..speak.source import site_line
+
+    sites = source_sites(entry)
+    if not sites:
+        return []
+    out = [f"## {_w('sources', lang)}", "", _w("sources_intro", lang), ""]
+    return out + [f"- {site_line(s, lang, markdown=True)}" for s in sites] + [""]
+
+
+_UNKNOWN = {
+    "en": """# Unknown error?
+
+When no entry of this guide explains an error, `diagnoser` still says **where PyTorch raises
+it**, if PyTorch's own sources print that message: the op, the file and line, the condition that
+failed, and the releases that print it. It does not explain the error and never names an entry:
+the answer is still "no entry", with the place to read next.
+
+```text
+$ python -c "import torch; torch.zeros(3).topk(5)" 2>&1 | diagnoser
+No entry in the knowledge base explains this text.
+
+Where PyTorch raises it
+  ...
+  - {example}
+```
+
+`diagnoser --json` gives the same as `source` (`null` whenever an entry matched): every site's
+`file`, `line`, `function`, `op`, `condition`, `type`, `versions`, whether the wording is still
+printed by the newest release checked (`current`), and the op's documentation (`docs`).
+
+## How it is built
+
+The **source tier** is an index of {templates} message templates extracted from PyTorch's own
+sources: the C++ checks (`TORCH_CHECK` and its forms, `AT_ERROR`, `TORCH_INTERNAL_ASSERT`,
+`C10_THROW_ERROR`, `throw std::...`) of torch {cpp}, the Python `raise` sites, `torch._check`
+calls and dynamo's graph breaks of torch {wheel}. Each message's string literals are kept; the
+values it prints (shapes, names, sizes) become wildcards. A message is located when a template's
+literal pieces occur in it in order.
+
+A template must have enough words of its own to locate anything: 15 literal characters with one
+piece of 12, or a 25-character opening. Wordings that Python, the operating system, numpy or
+CUDA print for everyone (`No such file or directory`, `object has no attribute`, CUDA's
+`CUDA_LAUNCH_BLOCKING=1` advice) do not count, and a template whose every word Python or numpy
+prints is left out: those errors may not come from PyTorch at all.
+
+The index is read only when no entry matches, and a lookup takes well under a millisecond.
+PyTorch's sources are © the PyTorch contributors, under the BSD licence shipped beside the index.
+""",
+    "zh": """# 未知报错？
+
+当这份指南里没有条目能解释一个报错时，只要这条消息是 PyTorch 源码自己打印的，`diagnoser` 仍会指出
+**PyTorch 在哪里抛出它**：哪个算子、哪个文件哪一行、哪个检查没有通过、哪些版本会打印它。它不解释
+报错，也从不给出条目：回答仍然是“没有条目”，只是告诉你接下来该去读哪里。
+
+```text
+$ python -c "import torch; torch.zeros(3).topk(5)" 2>&1 | diagnoser --lang zh
+知识库里没有能解释这段文本的条目。
+
+PyTorch 在哪里抛出它
+  ...
+  - {example}
+```
+
+`diagnoser --json` 把同样的内容放在 `source` 里（只要有条目匹配，它就是 `null`）：每一处的 `file`、
+`line`、`function`、`op`、`condition`、`type`、`versions`，最新检查过的版本是否仍这样措辞
+（`current`），以及算子的文档（`docs`）。
+
+## 怎么建成的
+
+**源码层**是从 PyTorch 自己的源码中提取的 {templates} 条消息模板的索引：torch {cpp} 的 C++ 检查
+（`TORCH_CHECK` 及其变体、`AT_ERROR`、`TORCH_INTERNAL_ASSERT`、`C10_THROW_ERROR`、
+`throw std::...`），以及 torch {wheel} 的 Python `raise`、`torch._check` 调用和 dynamo 的
+graph break。每条消息的字符串字面量保留下来，它打印的值（形状、名字、大小）成为通配符；消息中按顺序
+出现某个模板的全部字面片段，就算定位到了。
+
+模板必须有足够多自己的文字：至少 15 个字面字符且有一段不短于 12 个，或者开头 25 个字符是字面量。
+Python、操作系统、numpy 和 CUDA 对所有程序都会打印的措辞（`No such file or directory`、
+`object has no attribute`、CUDA 建议设置 `CUDA_LAUNCH_BLOCKING=1` 的那段话）不计入；所有文字都是
+Python 或 numpy 自己会打印的模板不收录：那样的报错未必来自 PyTorch。
+
+只有在没有条目匹配时才会读取这个索引，一次查找远不到一毫秒。PyTorch 源码版权属于 PyTorch
+贡献者，采用随索引一同发布的 BSD 许可证。
+""",
+}
+
+
+def unknown_page(lang: str) -> str:
+    """The "Unknown error?" page: what the source tier is, with the index's own numbers."""
+    from ..knowledge.source_tier import count, locate, versions
+    from ..speak.source import site_line
+
+    found = locate("selected index k out of range", "RuntimeError")
+    example = site_line(found.sites[0], lang) if found else "..."
+    v = versions()
+    return (
+        _UNKNOWN[lang]
+        .replace("{example}", example)
+        .replace("{templates}", f"{count():,}")
+        .replace("{cpp}", " / ".join(v.get("cpp", "?").split(",")))
+        .replace("{wheel}", v.get("wheel", "?"))
+    )
 
 
 def _versions(entry: Entry) -> list[tuple[str, str]]:
@@ -285,6 +411,7 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
         "Lint rules": "Lint 规则",
         "Runtime checks": "运行时检查",
         "CLI": "命令行",
+        "Unknown error?": "未知报错？",
     }
     sections: list[object] = []
     for group, names in GROUPS.items():
@@ -297,7 +424,11 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
                 zh[title] = _short_title(e, "zh")
                 pages.append({title: f"entries/{e.id}.md"})
             sections.append({names["en"]: pages})
-    items: list[object] = [{"Home": "index.md"}, {"Quick reference": "entries/index.md"}]
+    items: list[object] = [
+        {"Home": "index.md"},
+        {"Quick reference": "entries/index.md"},
+        {"Unknown error?": "unknown.md"},
+    ]
     tools = [
         {"Lint rules": "rules/index.md"},
         {"Runtime checks": "runtime.md"},
@@ -347,7 +478,9 @@ def write_pages(docs_dir: Path, kb: Path | None = None) -> list[Path]:
         template = (docs_dir / "_templates" / f"home.{lang}.md").read_text(encoding="utf-8")
         _write(docs_dir / f"index.{lang}.md", home_page(entries, template, lang))
         _write(docs_dir / f"cli.{lang}.md", cli_page(lang))
+        _write(docs_dir / f"unknown.{lang}.md", unknown_page(lang))
         written += [
+            docs_dir / f"unknown.{lang}.md",
             pages_dir / f"index.{lang}.md",
             docs_dir / f"index.{lang}.md",
             docs_dir / f"cli.{lang}.md",

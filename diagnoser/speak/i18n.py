@@ -27,6 +27,38 @@ UI: dict[str, dict[str, str]] = {
         "en": "diagnoser: could not explain this error ({error})",
         "zh": "diagnoser：无法解释这个错误（{error}）",
     },
+    "source": {"en": "Where PyTorch raises it", "zh": "PyTorch 在哪里抛出它"},
+    "source_note": {
+        "en": "No entry explains this error, but PyTorch's own sources show where it comes from "
+        "(the source tier: it locates, it does not explain).",
+        "zh": "知识库里没有解释这个报错的条目，但 PyTorch 自己的源码能说明它从哪里来"
+        "（源码层：只指出位置，不作解释）。",
+    },
+    "source_places": {
+        "en": "This message is raised at {count} places; the first {shown}:",
+        "zh": "PyTorch 里有 {count} 处会抛出这条消息；前 {shown} 处：",
+    },
+    "source_by_op": {
+        "en": "raised by {op} in {where} ({version})",
+        "zh": "由 {op} 在 {where} 抛出（{version}）",
+    },
+    "source_in": {
+        "en": "raised in {function}, {where} ({version})",
+        "zh": "在 {function}（{where}）抛出（{version}）",
+    },
+    "source_because": {"en": " because {condition} failed", "zh": "，因为检查 {condition} 不成立"},
+    "source_docs": {"en": "docs", "zh": "文档"},
+    "source_old": {
+        "en": "an older wording: torch {wheel} no longer prints it",
+        "zh": "旧版措辞：torch {wheel} 已不再这样写",
+    },
+    "source_graph_break": {"en": "graph break", "zh": "图中断（graph break）"},
+    "site_sources": {"en": "Where PyTorch raises it", "zh": "PyTorch 在哪里抛出它"},
+    "site_sources_intro": {
+        "en": "The places in PyTorch's own sources that print this entry's messages, found by "
+        "the [source tier](../unknown.md):",
+        "zh": "PyTorch 源码里打印这个条目的报错消息的位置，由[源码层](../unknown.md)找到：",
+    },
     "no_match": {
         "en": "No entry in the knowledge base explains this text.",
         "zh": "知识库里没有能解释这段文本的条目。",
@@ -51,6 +83,12 @@ UI: dict[str, dict[str, str]] = {
         "zh": "这段日志里的数字（loss、准确率、梯度范数、显存、耗时）没有表现出知识库认识的症状。"
         "`diagnoser list --group training-behaviour` 列出了它会检查的症状；数字里看不出来的问题，"
         '可以用一句话描述，比如 `diagnoser "loss 不下降"`。',
+    },
+    "no_match_located": {
+        "en": "The check that failed and its arguments say what to change; `diagnoser list` "
+        "shows what the knowledge base covers.",
+        "zh": "没有通过的检查和它的参数说明了该改什么；"
+        "运行 `diagnoser list` 可以看到知识库覆盖哪些问题。",
     },
     "no_match_whole": {
         "en": "The paste holds a whole traceback, but its error is not one the knowledge base "

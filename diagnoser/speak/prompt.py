@@ -106,6 +106,14 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
     out += [f"**{w['diagnosis']}{c}**", ""]
     if best is None:
         out += [w["no_diagnosis"], ""]
+        loc = diagnosis.source
+        if loc is not None:
+            from .i18n import t
+            from .source import source_lines
+
+            head, sites = source_lines(loc, lang, markdown=True)
+            out += [f"**{t('source', lang)}{c}**", ""] + [x for line in head for x in (line, "")]
+            out += [f"- {line}" for line in sites] + [""]
     else:
         entry = best.entry
         out += [f"{best.title[lang]} ({code_span(entry.id)})", ""]

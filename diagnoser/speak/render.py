@@ -16,7 +16,7 @@ TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up millisecon
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .report import ErrorReport, ModuleReport, Report, TensorReport, Where
+    from .report import ErrorReport, ModuleReport, Report, SourceReport, TensorReport, Where
 
 _MAX_OTHERS = 3
 # The published site (site_url in mkdocs.yml; a test keeps the two equal).
@@ -180,7 +180,29 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
             error_report(e, context.facts_for(i)) for i, e in enumerate(diagnosis.trace.errors)
         ],
         "lang": lang,
+        "source": _source_report(diagnosis),
     }
+
+
+def _source_report(diagnosis: Diagnosis) -> SourceReport | None:
+    loc = None if diagnosis.matches else diagnosis.source  # the tier is read only on a decline
+    if loc is None:
+        return None
+    from .source import source_report
+
+    return source_report(loc)
+
+
+def _source_section(
+    diagnosis: Diagnosis, lang: str, markdown: bool
+) -> tuple[list[str], list[str]] | None:
+    """The source tier's paragraphs and sites, on a decline it locates; else None."""
+    loc = None if diagnosis.matches else diagnosis.source
+    if loc is None:
+        return None
+    from .source import source_lines
+
+    return source_lines(loc, lang, markdown)
 
 
 def error_report(error: Error, facts: Facts | None = None) -> ErrorReport:
@@ -247,8 +269,16 @@ def to_text(
     s = _Style(colour)
     best = diagnosis.best
     if best is None:
-        out = wrap(t("no_match", lang), width) + wrap(t(_no_match_hint(diagnosis), lang), width)
-        return visible("\n".join(out) + "\n")
+        out = wrap(t("no_match", lang), width)
+        located = _source_section(diagnosis, lang, markdown=False)
+        if located:
+            head, sites = located
+            out += ["", s.heading(t("source", lang))]
+            out += [ln for line in head for ln in wrap(line, width, "  ", "  ")]
+            out += [ln for line in sites for ln in wrap(line, width, "  - ", "    ")]
+            out.append("")
+        out += wrap(t(_no_match_hint(diagnosis, bool(located)), lang), width)
+        return visible("\n".join(out) + "\n", colour)
     entry = best.entry
     out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
     if best.method in ("fuzzy", "frames"):
@@ -318,9 +348,11 @@ def _where_of(diagnosis: Diagnosis, m: Match) -> Frame | None:
     return (root or m.error).where if m.error else None
 
 
-def _no_match_hint(diagnosis: Diagnosis) -> str:
+def _no_match_hint(diagnosis: Diagnosis, located: bool = False) -> str:
     """Asking for the whole traceback only helps when the paste was not one, nor a training log
-    with nothing wrong in its numbers."""
+    with nothing wrong in its numbers. An error PyTorch's sources raise is PyTorch's."""
+    if located:
+        return "no_match_located"
     errors = diagnosis.trace.errors
     if any(e.exc_type and e.frames for e in errors):
         return "no_match_whole"
@@ -348,7 +380,13 @@ def _environment_markdown(context: Context | None, lang: str) -> list[str]:
 def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> str:
     best = diagnosis.best
     if best is None:
-        out = [f"**{t('no_match', lang)}**", "", t(_no_match_hint(diagnosis), lang), ""]
+        out = [f"**{t('no_match', lang)}**", ""]
+        located = _source_section(diagnosis, lang, markdown=True)
+        if located:
+            head, sites = located
+            out += [f"### {t('source', lang)}", ""] + [x for line in head for x in (line, "")]
+            out += [f"- {line}" for line in sites] + [""]
+        out += [t(_no_match_hint(diagnosis, bool(located)), lang), ""]
         return visible("\n".join(out + _environment_markdown(context, lang)).rstrip() + "\n")
     entry = best.entry
     out = [

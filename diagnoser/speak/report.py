@@ -61,7 +61,32 @@ class ErrorReport(TypedDict):
     modules: list[ModuleReport]
 
 
+class SiteReport(TypedDict):
+    """One place in PyTorch's sources that raises the message (the source tier)."""
+
+    type: str  # the exception it raises
+    file: str  # in PyTorch's tree: aten/src/ATen/native/Embedding.cpp, torch/nn/functional.py
+    line: int
+    function: str
+    op: str | None  # the ATen op, where known
+    condition: str | None  # the check that failed
+    versions: list[str]  # the releases whose sources hold it
+    current: bool | None  # its wording is in the newest wheel checked; None: not checkable
+    docs: str | None  # the op's page in PyTorch's docs
+    graph_break: str | None  # dynamo's graph-break id and its page
+
+
+class SourceReport(TypedDict):
+    """Where PyTorch raises an error no entry explains. It locates; it never names an entry."""
+
+    count: int  # how many sites print this message (sites holds the first 3)
+    sites: list[SiteReport]
+    index: dict[str, str]  # the releases the index was built from
+
+
 class Report(TypedDict):
     matches: list[MatchReport]  # best first; empty when no entry applies
     errors: list[ErrorReport]  # every error found in the text, in order
     lang: str  # "en" or "zh"
+    # only when matches is empty: where in PyTorch's own sources the error is raised, or None
+    source: SourceReport | None

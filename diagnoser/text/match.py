@@ -25,6 +25,8 @@ if TYPE_CHECKING:  # typing costs a start-up milliseconds
     from collections.abc import Iterable
     from typing import Any
 
+    from ..knowledge.source_tier import Location
+
 THRESHOLD = 60
 # How far a signature hit falls when the printed exception type is not one the signature lists.
 _TYPE_MISMATCH_PENALTY = 20
@@ -82,6 +84,41 @@ class Diagnosis:
     @property
     def best(self) -> Match | None:
         return self.matches[0] if self.matches else None
+
+    @property
+    def source(self) -> Location | None:
+        """Where in PyTorch's own sources the error no entry explains is raised (the source
+        tier: knowledge/source_tier.py). None whenever an entry matched: the tier is not even
+        imported then. It only locates; it never makes a match."""
+        if self.matches:
+            return None
+        return _located(self.trace)
+
+
+_LOCATED: dict[int, tuple[Trace, Location | None]] = {}
+
+
+def _located(trace: Trace) -> Location | None:
+    """The root error first, then the others, last first: the first one the tier locates."""
+    held = _LOCATED.get(id(trace))
+    if held is not None and held[0] is trace:
+        return held[1]
+    from ..knowledge.source_tier import locate
+
+    root = trace.root
+    errors = [root] if root is not None else []
+    errors += [e for e in reversed(trace.errors[-_MAX_ERRORS:]) if e is not root][:5]
+    found = None
+    for err in errors:
+        if err.kind in ("exception", "assert"):
+            files = tuple(f.filename for f in err.frames)
+            found = locate(err.message, err.exc_type, files)
+            if found:
+                break
+    if len(_LOCATED) > 64:
+        _LOCATED.clear()
+    _LOCATED[id(trace)] = (trace, found)
+    return found
 
 
 def diagnose(text: str, index: Index) -> Diagnosis:
