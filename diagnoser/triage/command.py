@@ -48,12 +48,13 @@ def run(args: argparse.Namespace) -> int:
         print("diagnoser triage: -j needs a number of 1 or more", file=sys.stderr)
         return EXIT_USAGE
     from ..knowledge.index import load_index
-    from ..knowledge.schema import KBError
 
     try:
         index = load_index(args.kb)
-    except KBError as e:  # as every other command: one line and exit 3, no traceback
-        print(f"diagnoser: invalid knowledge base: {e}", file=sys.stderr)
+    except Exception as e:  # schema.KBError, matched by name: schema imports pydantic
+        if type(e).__name__ != "KBError":
+            raise
+        print(f"diagnoser: invalid knowledge base: {e}", file=sys.stderr)  # as every command
         return EXIT_BAD_KB
     lang = args.lang or default_lang()
     if args.engine == "spark":
