@@ -40,11 +40,14 @@ class NoNumpy:
 sys.meta_path.insert(0, NoNumpy())
 """
 
+# Both runs need numpy installed: the broken one hides it from the user's code (which is what
+# goes wrong), the fixed one uses it. The entry declares it, as every numpy reproduction does.
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
+
 if fixed:
-    try:
-        import numpy as np
-    except ModuleNotFoundError:
-        not_installed("numpy", extra="torch")
     import torch
 
     print(f"torch {torch.__version__} with numpy {np.__version__}")
