@@ -35,9 +35,7 @@ def test_every_check_with_an_entry_is_listed_under_it(index: Index) -> None:
         for step in entry.checks
         for check in step["checks"]
     }
-    expected = {
-        (c.entry, c.tool, c.id, c.title["en"], c.title["zh"]) for c in CHECKS if c.entry
-    }
+    expected = {(c.entry, c.tool, c.id, c.title["en"], c.title["zh"]) for c in CHECKS if c.entry}
     assert listed == expected
 
 

@@ -273,7 +273,8 @@ class Entry:
     def checks(self) -> list[dict[str, Any]]:
         """The runtime tools that check this entry, each {"tool", "call", "does": {"en", "zh"},
         "checks": [{"id", "title": {"en", "zh"}}]} (knowledge/checks.json); empty for most."""
-        return self.texts.get("checks") or []  # type: ignore[no-any-return]
+        found: list[dict[str, Any]] = self.texts.get("checks") or []
+        return found
 
     @property
     def evidence(self) -> list[dict[str, str]]:

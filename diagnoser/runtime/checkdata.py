@@ -84,13 +84,13 @@ def data() -> dict[str, Any]:
             by_entry.setdefault(c.entry, {}).setdefault(c.tool, []).append(
                 {"id": c.id, "title": dict(c.title)}
             )
-    for helper, entries in HELPERS.items():
-        for entry in entries:
-            by_entry.setdefault(entry, {})[helper] = []
+    for helper, named in HELPERS.items():
+        for entry_id in named:
+            by_entry.setdefault(entry_id, {})[helper] = []
     entries: dict[str, list[dict[str, Any]]] = {}
-    for entry in sorted(by_entry):
-        tools = by_entry[entry]
-        entries[entry] = [
+    for entry_id in sorted(by_entry):
+        tools = by_entry[entry_id]
+        entries[entry_id] = [
             {
                 "tool": tool,
                 "call": _call(tool, [c["id"] for c in tools[tool]]),
