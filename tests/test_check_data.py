@@ -108,3 +108,13 @@ def test_a_symptom_answer_says_what_to_run_next(
     assert "(`optim.step`)" in markdown or "（`optim.step`）" in markdown
     prompt = cli("--lang", lang, "--format", "prompt", sentence).stdout
     assert all(f"- `{call}`" in prompt for call in calls)
+
+
+@pytest.mark.parametrize(("lang", "heading"), [("en", "## Check it"), ("zh", "## 检查一下")])
+def test_show_names_the_checks_after_the_fix(lang: str, heading: str) -> None:
+    out = cli("show", "nan-loss", "--lang", lang).stdout
+    section = out.split(f"\n{heading}\n", 1)[1]
+    assert section.lstrip().startswith("- `diagnoser.preflight(model, loader, loss_fn, optimizer)`")
+    assert "- `diagnoser.watch(model)`" in section
+    assert out.index(heading) < out.index("diagnoser repro nan-loss")
+    assert heading not in cli("show", "shape-matmul", "--lang", lang).stdout
