@@ -221,6 +221,22 @@ def check_steps(entry: Entry, lang: str, markdown: bool = False) -> list[tuple[s
     return steps
 
 
+def call_lines(call: str, width: int | None, indent: str) -> list[str]:
+    """A call on one line, or, wider than the terminal, broken after the commas of its arguments
+    (still Python: the parenthesis holds it together)."""
+    if width is None or len(indent) + len(call) <= width:
+        return [indent + call]
+    lines, line = [], indent
+    for i, part in enumerate(call.split(", ")):
+        piece = part if i == 0 else " " + part
+        if i and len(line) + len(piece) + 1 > width:
+            lines.append(line + ",")
+            line = indent + "    " + part
+        else:
+            line += ("," if i else "") + piece
+    return [*lines, line]
+
+
 def _source_report(diagnosis: Diagnosis) -> SourceReport | None:
     loc = None if diagnosis.matches else diagnosis.source  # the tier is read only on a decline
     if loc is None:
@@ -340,7 +356,8 @@ def to_text(
     if steps:
         out += ["", s.heading(t("check", lang))]
         for call, said in steps:
-            out += ["  " + s.code(call), *wrap(said, width, "    ", "    ")]
+            out += [s.code(line) for line in call_lines(call, width, "  ")]
+            out += wrap(said, width, "    ", "    ")
     out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best, lang))]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
