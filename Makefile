@@ -5,6 +5,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
+# The Hugging Face Trainer callback's test runs a real Trainer (the extra `hf`); pinned to
+# releases that run on torch 2.13 and Python 3.11, installed in the same resolve as torch.
+HF     ?= transformers==5.24.0 accelerate==1.15.0
 # Half of the suite's time is spent waiting on child processes (reproductions, torchrun, Spark, a
 # browser): 6 workers keep the project machine's 2 cores busy (with 2 workers, under load, it took
 # 12 min), and work stealing keeps the long tests from ending up queued behind one worker.
@@ -30,11 +33,12 @@ $(VENV)/.package: pyproject.toml $(TORCH_STAMP)
 	$(BIN)/python -m pip install -q -e . "$(TORCH)"
 	touch $@
 
-# The test and docs stack: pytest, ruff, mypy, mkdocs-material, Lightning, pyspark, Playwright...
-# The torch requirement goes into the same resolve, so nothing replaces the pinned build.
-$(VENV)/.dev: pyproject.toml $(VENV)/.package
+# The test and docs stack: pytest, ruff, mypy, mkdocs-material, Lightning, transformers, pyspark,
+# Playwright... The torch requirement goes into the same resolve, so nothing replaces the pinned
+# build.
+$(VENV)/.dev: pyproject.toml Makefile $(VENV)/.package
 	@echo "installing the test stack into $(VENV) (the first time takes a few minutes)"
-	$(BIN)/python -m pip install -q -e ".[torch,dev]" "$(TORCH)"
+	$(BIN)/python -m pip install -q -e ".[torch,dev]" "$(TORCH)" $(HF)
 	touch $@
 
 demo: $(VENV)/.package

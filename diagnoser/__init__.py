@@ -30,6 +30,7 @@ _EXPORTS = {
     "lr_find": "runtime.helpers",
     "overfit_one_batch": "runtime.helpers",
     "DiagnoserCallback": "runtime.lightning_callback",
+    "DiagnoserTrainerCallback": "runtime.hf_callback",
     "install": "live.hook",
     "load_ipython_extension": "live.ipython",  # `%load_ext diagnoser`
     "unload_ipython_extension": "live.ipython",
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from .runtime.helpers import lr_find as lr_find
     from .runtime.helpers import overfit_one_batch as overfit_one_batch
     from .runtime.helpers import set_seed as set_seed
+    from .runtime.hf_callback import DiagnoserTrainerCallback as DiagnoserTrainerCallback
     from .runtime.lightning_callback import DiagnoserCallback as DiagnoserCallback
     from .runtime.preflight import preflight as preflight
     from .runtime.watch import watch as watch

@@ -96,6 +96,13 @@ def _cli(
             "lightning",
             "lightning",
         ),
+        (
+            "diagnoser.DiagnoserTrainerCallback",
+            {"transformers"},
+            "diagnoser.DiagnoserTrainerCallback",
+            "transformers",
+            "hf",
+        ),
         ("diagnoser.preflight", {"torch"}, "diagnoser.preflight", "torch", "torch"),
         ("diagnoser.watch", {"torch"}, "diagnoser.watch", "torch", "torch"),
         (
@@ -113,7 +120,7 @@ def _cli(
             "spark",
         ),
     ],
-    ids=["lightning", "preflight", "watch", "helpers", "spark"],
+    ids=["lightning", "hf", "preflight", "watch", "helpers", "spark"],
 )
 def test_the_python_api_raises_a_module_not_found_error_that_says_what_to_install(
     code: str, blocked: set[str], feature: str, package: str, extra: str

@@ -57,6 +57,8 @@ _COMPILER = (
     "knowledge/vocabulary.py",
     "knowledge/anchor.py",
     "knowledge/anchor_table.py",
+    # which runtime tools check which entry (generated from runtime/catalog.py): "Check it"
+    "knowledge/checks.json",
     # Index.derived: the fuzzy stage's masked examples, the sentences' phrases and literals
     "text/match.py",
     "text/sentence.py",
@@ -266,6 +268,13 @@ class Entry:
     def phrases(self) -> dict[str, list[str]]:
         """How users name the entry in a sentence, {"en": [...], "zh": [...]}."""
         return self.texts["phrases"]  # type: ignore[no-any-return]
+
+    @property
+    def checks(self) -> list[dict[str, Any]]:
+        """The runtime tools that check this entry, each {"tool", "call", "does": {"en", "zh"},
+        "checks": [{"id", "title": {"en", "zh"}}]} (knowledge/checks.json); empty for most."""
+        found: list[dict[str, Any]] = self.texts.get("checks") or []
+        return found
 
     @property
     def evidence(self) -> list[dict[str, str]]:
@@ -591,6 +600,9 @@ def compile_kb(kb: Path | str | Sequence[str]) -> dict[str, Any]:
     # What only the guide uses stays out of the index; the glance lines and the docs links that
     # `diagnoser show` prints are among the entry's texts, read only for the entry shown.
     dumped = [e.model_dump(mode="json", exclude={"rank"}) for e in entries]
+    checks = _runtime_checks()
+    for entry in dumped:
+        entry["checks"] = checks.get(entry["id"], [])
     signatures = [sig for entry in dumped for sig in entry["signatures"]]
     anchors = rarest_windows([required_literal(sig["pattern"]) for sig in signatures])
     for sig, anchor in zip(signatures, anchors, strict=True):
@@ -599,6 +611,16 @@ def compile_kb(kb: Path | str | Sequence[str]) -> dict[str, Any]:
         "entries": dumped,
         "vocabulary": sorted(clean_vocabulary(words)),
     }
+
+
+def _runtime_checks() -> dict[str, list[dict[str, Any]]]:
+    """Per entry id, the runtime tools that check it: knowledge/checks.json, which
+    runtime/checkdata.py generates from the runtime checks' catalogue."""
+    import json
+
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "checks.json")
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)["entries"]  # type: ignore[no-any-return]
 
 
 _CASE = ("title", "cause", "fix")  # what a signature may say instead of its entry (schema.py)
@@ -627,6 +649,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                 for s in e["signatures"]
             ],
             "evidence": symptoms["evidence"] if symptoms else [],
+            "checks": e.get("checks") or [],
         }
         entries.append(
             {

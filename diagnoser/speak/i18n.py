@@ -14,6 +14,8 @@ UI: dict[str, dict[str, str]] = {
     "why": {"en": "Why it happens", "zh": "原因"},
     "fix": {"en": "How to fix it", "zh": "怎么修"},
     "reproduce": {"en": "Reproduce it", "zh": "复现"},
+    "check": {"en": "Check it", "zh": "检查一下"},
+    "check_checks": {"en": "Checks: ", "zh": "检查："},
     "others": {"en": "Other candidates", "zh": "其他可能"},
     "where": {"en": "where", "zh": "位置"},
     "related": {"en": "Related", "zh": "相关条目"},

@@ -12,7 +12,7 @@ from ..text.match import Diagnosis
 from ..text.parse import Error
 from .explain import explanation
 from .i18n import colon
-from .render import code_span, facts_lines, facts_of, notes, said_and_notes
+from .render import check_steps, code_span, facts_lines, facts_of, notes, said_and_notes
 from .render import fence as _fence
 from .safe import markdown_text, visible
 
@@ -30,6 +30,7 @@ _WORDS = {
         "diagnosis": "What torch-diagnoser found (context; it may be wrong)",
         "no_diagnosis": "torch-diagnoser found no entry in its knowledge base for this error.",
         "fix": "Its suggested fix",
+        "check": "What it suggests running to check it on my model and data",
         "asks": "Please:",
         "ask1": "Tell me which kind of problem this is: wrong API usage, a data shape/dimension "
         "problem, a gradient problem, or something else (say what).",
@@ -48,6 +49,7 @@ _WORDS = {
         "diagnosis": "torch-diagnoser 的诊断（仅供参考，未必正确）",
         "no_diagnosis": "torch-diagnoser 的知识库里没有找到对应这个错误的条目。",
         "fix": "它给出的修复建议",
+        "check": "它建议在我的模型和数据上运行这些检查",
         "asks": "请帮我：",
         "ask1": "判断这是 API 用法错误、数据维度问题、梯度相关问题，还是别的问题（请说明）",
         "ask2": "给我一个修改后可以运行的版本",
@@ -120,6 +122,10 @@ def to_prompt(diagnosis: Diagnosis, lang: str, context: Context | None = None) -
         said = said_and_notes(explanation(best, lang), notes(diagnosis, best, lang, context))
         out += [line for note in said for line in (markdown_text(note), "")]
         out += [best.cause[lang].strip(), "", f"{w['fix']}{c}", "", best.fix[lang].strip(), ""]
+        steps = check_steps(entry, lang, markdown=True)
+        if steps:
+            out += [f"{w['check']}{c}", ""]
+            out += [f"- {code_span(call)}{colon(lang)}{said}" for call, said in steps] + [""]
     out += [f"**{w['asks']}**", "", f"1. {w['ask1']}", f"2. {w['ask2']}", f"3. {w['ask3']}", ""]
     out.append(w["role"])
     return visible("\n".join(out) + "\n")

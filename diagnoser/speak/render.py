@@ -16,7 +16,16 @@ TYPE_CHECKING = False  # typing is for mypy only: it costs a start-up millisecon
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .report import ErrorReport, ModuleReport, Report, SourceReport, TensorReport, Where
+    from ..knowledge.index import Entry
+    from .report import (
+        CheckReport,
+        ErrorReport,
+        ModuleReport,
+        Report,
+        SourceReport,
+        TensorReport,
+        Where,
+    )
 
 _MAX_OTHERS = 3
 # The published site (site_url in mkdocs.yml; a test keeps the two equal).
@@ -173,6 +182,7 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
                 "where": _where(m.error.where) if m.error else None,
                 "see_also": list(m.entry.see_also),
                 "aliases": list(m.entry.aliases),
+                "checks": checks_report(m.entry),
             }
             for m in diagnosis.matches
         ],
@@ -182,6 +192,49 @@ def report(diagnosis: Diagnosis, lang: str, context: Context | None = None) -> R
         "lang": lang,
         "source": _source_report(diagnosis),
     }
+
+
+def checks_report(entry: Entry) -> list[CheckReport]:
+    return [
+        {"tool": c["tool"], "call": c["call"], "checks": [k["id"] for k in c["checks"]]}
+        for c in entry.checks
+    ]
+
+
+def check_steps(entry: Entry, lang: str, markdown: bool = False) -> list[tuple[str, str]]:
+    """The runtime tools that check the entry next, each (call, what it does and checks), from
+    the runtime checks' catalogue (knowledge/checks.json); none for most entries."""
+    steps = []
+    sep = "；" if lang == "zh" else "; "
+    end = "。" if lang == "zh" else "."
+    for c in entry.checks:
+        does = c["does"][lang]
+        said = (does[:1].upper() + does[1:] if lang == "en" else does) + end
+        if c["checks"]:
+            titles = [
+                k["title"][lang] + (parens(code_span(k["id"]), lang) if markdown else "")
+                for k in c["checks"]
+            ]
+            said += (" " if lang == "en" else "") + t("check_checks", lang)
+            said += sep.join(titles) + end
+        steps.append((c["call"], said))
+    return steps
+
+
+def call_lines(call: str, width: int | None, indent: str) -> list[str]:
+    """A call on one line, or, wider than the terminal, broken after the commas of its arguments
+    (still Python: the parenthesis holds it together)."""
+    if width is None or len(indent) + len(call) <= width:
+        return [indent + call]
+    lines, line = [], indent
+    for i, part in enumerate(call.split(", ")):
+        piece = part if i == 0 else " " + part
+        if i and len(line) + len(piece) + 1 > width:
+            lines.append(line + ",")
+            line = indent + "    " + part
+        else:
+            line += ("," if i else "") + piece
+    return [*lines, line]
 
 
 def _source_report(diagnosis: Diagnosis) -> SourceReport | None:
@@ -299,6 +352,12 @@ def to_text(
     out += ["", s.heading(t("why", lang)), *markdown(best.cause[lang], width, "  ")]
     fix = markdown(best.fix[lang], width, "  ", fences=False, code=s.code)
     out += ["", s.heading(t("fix", lang)), *fix]
+    steps = check_steps(entry, lang)
+    if steps:
+        out += ["", s.heading(t("check", lang))]
+        for call, said in steps:
+            out += [s.code(line) for line in call_lines(call, width, "  ")]
+            out += wrap(said, width, "    ", "    ")
     out += ["", s.heading(t("reproduce", lang)), "  " + s.code(_repro_command(best, lang))]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:
@@ -411,6 +470,10 @@ def to_markdown(diagnosis: Diagnosis, lang: str, context: Context | None = None)
     out += _environment_markdown(context, lang)
     out += [f"### {t('why', lang)}", "", best.cause[lang].strip(), ""]
     out += [f"### {t('fix', lang)}", "", best.fix[lang].strip(), ""]
+    steps = check_steps(entry, lang, markdown=True)
+    if steps:
+        out += [f"### {t('check', lang)}", ""]
+        out += [f"- {code_span(call)}{colon(lang)}{said}" for call, said in steps] + [""]
     out += [f"### {t('reproduce', lang)}", "", code_span(_repro_command(best, lang)), ""]
     others = diagnosis.matches[1 : 1 + _MAX_OTHERS]
     if others:

@@ -36,6 +36,14 @@ class ModuleReport(TypedDict):
     dtype: str | None
 
 
+class CheckReport(TypedDict):
+    """A runtime tool that checks the entry on the user's own model and data."""
+
+    tool: str  # "preflight", "watch", "overfit_one_batch" or "lr_find"
+    call: str  # what to run: diagnoser.preflight(model, loader, loss_fn, optimizer)
+    checks: list[str]  # the ids of its checks that report this entry (none for a helper)
+
+
 class MatchReport(TypedDict):
     id: str  # the entry: `diagnoser show ID`, and the page entries/ID/ of the guide
     score: int  # 0-100; 100 is a signature hit with the exception type it names
@@ -50,6 +58,7 @@ class MatchReport(TypedDict):
     where: Where | None
     see_also: list[str]  # ids of related entries
     aliases: list[str]  # other ids of this family (families.yaml lists a few messages twice)
+    checks: list[CheckReport]  # the runtime tools that check it next; empty when none does
 
 
 class ErrorReport(TypedDict):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..knowledge.groups import GROUPS
 from ..knowledge.index import Entry
 from .i18n import colon, parens, t
-from .render import DOCS_URL, page_url
+from .render import DOCS_URL, check_steps, code_span, page_url
 from .wrap import markdown, wrap
 
 MESSAGES_SHOWN = 3
@@ -32,6 +32,12 @@ def show(entry: Entry, lang: str, docs_url: str = DOCS_URL, width: int | None = 
     ]
     out += [f"## {t('why', lang)}", "", *markdown(entry.cause[lang], width), ""]
     out += [f"## {t('fix', lang)}", "", *markdown(entry.fix[lang], width), ""]
+    steps = check_steps(entry, lang)
+    if steps:  # the runtime tools that check it on the user's own model and data
+        out += [f"## {t('check', lang)}", ""]
+        for call, said in steps:
+            out += wrap(f"{code_span(call)}{c}{said}", width, "- ", "  ")
+        out.append("")
     needs = ", ".join(entry.reproduction["needs"])
     out += [
         f"## {t('reproduce', lang)}",
