@@ -28,7 +28,8 @@ from .vocabulary import SIGNALS
 
 NonEmpty = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 EntryId = Annotated[str, StringConstraints(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$")]
-Need = Literal["cpu", "cuda", "torchvision", "numpy"]
+# What a reproduction needs besides a CPU: its script skips (exit 77) where that is missing.
+Need = Literal["cpu", "cuda", "mps", "windows", "torchvision", "numpy"]
 
 
 class KBError(Exception):
