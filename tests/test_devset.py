@@ -34,6 +34,7 @@ def test_every_post_has_its_fields_and_a_known_label() -> None:
         assert item["kind"] != "non-pytorch" or item["label"] is None, item["id"]
         assert str(item["url"]).startswith("https://") and str(item["text"]).strip(), item["id"]
     assert len({i["id"] for i in items}) == len(items)
+    assert len({str(i["url"]).rstrip("/") for i in items}) == len(items), "a post kept twice"
 
 
 def test_the_set_is_as_large_and_as_mixed_as_the_method_says() -> None:
