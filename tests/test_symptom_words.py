@@ -39,6 +39,9 @@ SAID = [
     ("loss-all-zero", "loss goes down to 0"),
     ("loss-oscillates", "My train loss suddenly increase during the 2nd epoch"),
     ("nan-loss", "Model outputs nan after several training iterations"),
+    ("loss-not-decreasing", "Why didn't my loss drop in training?"),
+    ("slow-training-dataloader", "Why do I train so slowly?"),
+    ("gpu-memory-leak", "memory is increaing when training"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
