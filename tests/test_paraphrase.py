@@ -37,6 +37,7 @@ NOT_RETOLD = [
     "conda 创建环境失败，提示网络错误",
     "两个矩阵形状不能相乘是什么意思",  # a question about matmul, not an error
     "训练时显存占用一直很稳定",  # a behaviour, not an error: no error word
+    "batch_size 已经设置到 3 了还是报错",  # batch size is one concept, not "batch" and "size"
     "The shapes cannot be multiplied",  # English sentences are left to the phrases and fuzzy stage
 ]
 

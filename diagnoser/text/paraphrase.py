@@ -66,7 +66,9 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "class": ("类别", "class"),
     "embedding": ("embedding", "嵌入", "词表", "vocab"),
     "channel": ("通道", "channel"),
-    "batch": ("batch", "批次", "批大小", "批量"),
+    "batch": ("batch", "批次", "批量"),
+    # one concept, not "batch" and "size": "batch size 不匹配" is not "形状不匹配"
+    "batch-size": ("batch size", "batch_size", "batchsize", "批大小", "批量大小"),
     "scalar": ("标量", "scalar", "item"),
     "numpy": ("numpy",),
     "convert": ("转换", "转成", "转为", "convert"),
@@ -105,12 +107,18 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
 
 
 def concepts(text: str) -> frozenset[str]:
-    """The concepts the (compacted, lower-case) text names."""
-    found = set()
-    for end, (word, concept) in _lexicon_automaton().iter(text):
-        if _whole(text, end + 1 - len(word), end + 1):
-            found.add(concept)
-    return frozenset(found)
+    """The concepts the (compacted, lower-case) text names; a word inside a longer one found at
+    the same place ("size" in "batch size") does not count."""
+    spans = [
+        (end + 1 - len(word), end + 1, concept)
+        for end, (word, concept) in _lexicon_automaton().iter(text)
+        if _whole(text, end + 1 - len(word), end + 1)
+    ]
+    return frozenset(
+        concept
+        for start, end, concept in spans
+        if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in spans)
+    )
 
 
 def _whole(text: str, start: int, end: int) -> bool:
