@@ -218,7 +218,7 @@ pure_fuzz, pure_process, pure_levenshtein = fuzz, process, Levenshtein
 _RATIO = fuzz.ratio
 
 try:
-    from rapidfuzz import fuzz, process  # type: ignore[no-redef,assignment]
-    from rapidfuzz.distance import Levenshtein  # type: ignore[no-redef,assignment]
+    from rapidfuzz import fuzz, process  # type: ignore[assignment]
+    from rapidfuzz.distance import Levenshtein  # type: ignore[assignment]
 except ImportError:  # Pyodide; tests/test_layers.py runs the engine with rapidfuzz blocked
     pass
