@@ -134,6 +134,8 @@ def test_the_browser_answers_every_paste_as_the_cli_does(
         times.append(answer["ms"])
         if n == 0:
             load_ms = int(page.locator(".td-paste").get_attribute("data-load-ms") or 0)
+            steps = json.loads(page.locator(".td-paste").get_attribute("data-load-steps") or "{}")
+            load_ms_steps = ", ".join(f"{k} {v:.0f} ms" for k, v in steps.items())
             status = page.inner_text(".td-paste__status")
         ours = json.loads(answer["report"])
         theirs = _cli_json(data, lang, tmp_path)
@@ -144,7 +146,8 @@ def test_the_browser_answers_every_paste_as_the_cli_does(
     context.close()
     later = times[1:]
     print(
-        f"\n[{lang}] {len(TEXTS)} pastes; first answer {times[0]:.0f} ms (engine load {load_ms} ms,"
+        f"\n[{lang}] {len(TEXTS)} pastes; first answer {times[0]:.0f} ms"
+        f" (engine load {load_ms} ms: {load_ms_steps};"
         f" status {status!r}); next answers median {statistics.median(later):.0f} ms,"
         f" p90 {sorted(later)[int(len(later) * 0.9)]:.0f} ms, max {max(later):.0f} ms"
     )

@@ -14,13 +14,18 @@ async function start(engine) {
     return r.arrayBuffer();
   });
   const pyodide = await loadPyodide({ indexURL: new URL("pyodide/", engine).href });
+  const python = performance.now();
   step(2, "python");
   pyodide.unpackArchive(await zip, "zip", { extractDir: "/engine" });
+  const unpacked = performance.now();
   step(3, "kb");
   pyodide.runPython("import sys; sys.path.insert(0, '/engine')");
   paste = pyodide.pyimport("paste");
   step(4, "ready");
-  postMessage({ type: "ready", ms: performance.now() - t0 });
+  const end = performance.now();
+  // how long each part took: Pyodide fetched and started, the engine unpacked, imported
+  const steps = { pyodide: python - t0, unpack: unpacked - python, engine: end - unpacked };
+  postMessage({ type: "ready", ms: end - t0, steps });
 }
 
 let ready = null;

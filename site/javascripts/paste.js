@@ -122,6 +122,7 @@ class PasteBox {
             this.progress.hidden = true;
             this.box.dataset.state = "ready";
             this.box.dataset.loadMs = String(Math.round(msg.ms));
+            this.box.dataset.loadSteps = JSON.stringify(msg.steps);
             this.say(this.words.loaded((msg.ms / 1000).toFixed(1)));
             resolve();
           } else if (msg.type === "answer" || msg.type === "error") {
