@@ -143,6 +143,10 @@ def test_the_browser_answers_every_paste_as_the_cli_does(
             wrong.append(
                 f"{name}: browser {json.dumps(ours)[:600]}\n  cli {json.dumps(theirs)[:600]}"
             )
+    # Loaded, the page needs no network: the next paste is answered offline.
+    context.set_offline(True)
+    offline = json.loads(_paste(page, "loss is nan after a few steps")["report"])
+    assert [m["id"] for m in offline["matches"]][:1] == ["nan-loss"]
     context.close()
     later = times[1:]
     print(
