@@ -21,6 +21,8 @@ from diagnoser.guide.sitegen import nav, search_words, write_pages
 from diagnoser.knowledge.schema import load_kb
 from diagnoser.speak.optional import MissingOptional, requires
 
+log = logging.getLogger("mkdocs.hooks.kb_pages")
+
 
 def _kb() -> Path | None:
     kb = os.environ.get("DIAGNOSER_KB")
@@ -115,6 +117,22 @@ def on_post_build(config: MkDocsConfig) -> None:
     # Material fetches sitemap.xml from its base: the Chinese pages' base is zh/.
     shutil.copyfile(site / "sitemap.xml", zh_dir / "sitemap.xml")
     _patch_search_worker(site)
+    _bundle_engine(site)
+
+
+def _bundle_engine(site: Path) -> None:
+    """The paste box's engine (diagnoser/guide/engine.py): Pyodide from the npm cache and the
+    engine with a prebuilt index, into engine/. Without Pyodide the site still builds, and the
+    box says the engine is not bundled."""
+    from diagnoser.guide.engine import bundle, pyodide_dir
+
+    manifest = bundle(site, _kb())
+    if not manifest["bundled"]:
+        log.info(
+            "the paste box's engine is not bundled: no Pyodide in %s "
+            "(python -m diagnoser.guide.engine fetch, which `make site` runs, gets it from npm)",
+            pyodide_dir(),
+        )
 
 
 # Material's worker cuts a Chinese query into the index's words, but its loop stops one

@@ -19,7 +19,7 @@ from diagnoser.cli import MAX_INPUT, build_parser, read_input
 from diagnoser.knowledge.groups import GROUPS
 from diagnoser.knowledge.index import kb_dir
 
-from .conftest import ENTRIES, cli, run_reproduction
+from .conftest import ENTRIES, ROOT, cli, run_reproduction
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 ANSI = re.compile(r"\x1b\[")
@@ -322,3 +322,13 @@ def test_the_plain_reading_takes_the_common_commands() -> None:
 
     for argv in ([], ["--json"], ["tb.txt", "--lang", "zh"], ["loss", "is", "nan", "--no-color"]):
         assert _plain_arguments(argv) is not None, argv
+
+
+def test_read_input_gives_a_short_stream_back_whole() -> None:
+    """A paste shorter than MAX_INPUT comes back as it is: its errors are not put in front of it
+    a second time (a torchrun summary's regrouped segment did, and `--json` listed its errors
+    twice, unlike diagnose() and the paste box)."""
+    import io
+
+    data = (ROOT / "tests" / "data" / "real" / "torchrun-summary" / "minigpt4.txt").read_bytes()
+    assert read_input(io.BytesIO(data)) == data

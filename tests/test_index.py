@@ -369,3 +369,33 @@ def test_a_running_process_keeps_the_index_it_loaded(kb_copy: Path) -> None:
 def test_the_cache_folder_is_private(kb_copy: Path) -> None:
     load_index(kb_copy)
     assert (kb_copy.parent / "cache").stat().st_mode & 0o777 == 0o700
+
+
+def test_a_prebuilt_index_is_read_without_its_kb(kb_copy: Path, tmp_path: Path) -> None:
+    """The browser's engine: an index written by write_index_files is loaded from its files
+    alone, kb/ gone, and diagnoses as the normal index does; its derived data is kept beside it."""
+    from diagnoser.knowledge.index import load_index_file, write_index_files
+    from diagnoser.speak import render
+    from diagnoser.text.match import diagnose
+
+    base = str(tmp_path / "prebuilt" / "index")
+    assert write_index_files(base, kb_copy) == [base + ".marshal", base + ".records"]
+    normal = load_index(kb_copy)
+    shutil.rmtree(kb_copy)
+    prebuilt = load_index_file(base + ".marshal")
+    assert prebuilt.ids == normal.ids
+    texts = [
+        (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8"),
+        "RuntimeError: mat1 and mat2 shapes canot be multiplied (4x3 and 5x6)",
+        "训练时 loss 变成 nan",
+        "nothing to see here",
+    ]
+    for text in texts:
+        for lang in ("en", "zh"):
+            ours = render.to_json(diagnose(text, prebuilt), lang)
+            assert ours == render.to_json(diagnose(text, normal), lang)
+    derived = sorted(p.name for p in (tmp_path / "prebuilt").iterdir())
+    assert "index.fuzzy-examples" in derived and "index.sentence-phrases" in derived, derived
+    with pytest.raises(ValueError):
+        (tmp_path / "bad.marshal").write_bytes(b"not an index at all")
+        load_index_file(str(tmp_path / "bad.marshal"))

@@ -10,9 +10,11 @@ standard library and rapidfuzz alone (pydantic and PyYAML only to rebuild the in
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,12 +94,13 @@ def test_every_module_is_in_a_layer_folder_or_a_face() -> None:
 
 
 _ENGINE_ONLY = """
-import importlib.abc, importlib.metadata, json, sys
+import importlib.abc, importlib.metadata, json, os, sys
 before = set(sys.modules)
+BLOCKED = {"pydantic", "yaml", "torch", "numpy", "ahocorasick", *os.environ["BLOCK"].split()}
 
 class Blocked(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name.partition(".")[0] in {"pydantic", "yaml", "torch", "numpy", "ahocorasick"}:
+        if name.partition(".")[0] in BLOCKED:
             raise ImportError(f"{name} is blocked: the engine must not need it")
         return None
 
@@ -112,19 +115,24 @@ diagnosis = diagnose(text, index)
 out = [render.to_json(diagnosis, "en"), render.to_text(diagnosis, "zh"),
        render.to_markdown(diagnosis, "en")]
 sentence = diagnose("loss is nan after a few steps", index)
+# the fuzzy stage (a reworded message), a typo corrected in a sentence, the word checks
+others = [render.to_json(diagnose(t, index), "en") for t in (
+    "RuntimeError: mat1 and mat2 shapes canot be multiplied (4x3 and 5x6)",
+    "RuntimeError: Expected all tensor to be on the same devise, but found two devices",
+    "ValueError: Expected input batch_size (4) to match target batch_size (5) in the loss",
+    "my loss is nann after a few epoches", "the validaton loss goes up, train loss decresing",
+    "KeyError: 'indlces'", "something unrelated entirely")]
 for _ in range(10):  # past the texts the anchor table serves before an automaton is built
     again = diagnose(text, index)
 homes = importlib.metadata.packages_distributions()
 outside = sorted({d for m in set(sys.modules) - before for d in homes.get(m.partition(".")[0], [])})
 print(json.dumps({"best": diagnosis.best.entry.id, "sentence": sentence.best.entry.id,
-                  "again": again.best.entry.id, "outside": outside}))
+                  "again": again.best.entry.id, "outside": outside, "others": others}))
 """
 
 
-def test_the_engine_needs_only_the_standard_library_and_rapidfuzz(tmp_path: Path) -> None:
-    """pydantic, PyYAML, pyahocorasick (and torch) blocked: the index compiled by a normal run
-    is read, a traceback and a sentence are diagnosed and rendered."""
-    env = {"DIAGNOSER_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"}
+def _engine_only(tmp_path: Path, block: str) -> dict[str, Any]:
+    env = {"DIAGNOSER_CACHE_DIR": str(tmp_path), "PATH": "/usr/bin:/bin", "BLOCK": block}
     sample = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
     # the index is compiled once with pydantic and PyYAML, as an installation's first run does
     subprocess.run(
@@ -143,10 +151,24 @@ def test_the_engine_needs_only_the_standard_library_and_rapidfuzz(tmp_path: Path
         cwd=ROOT,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    import json
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
-    result = json.loads(proc.stdout)
+
+def test_the_engine_needs_only_the_standard_library_and_rapidfuzz(tmp_path: Path) -> None:
+    """pydantic, PyYAML, pyahocorasick (and torch) blocked: the index compiled by a normal run
+    is read, a traceback and a sentence are diagnosed and rendered."""
+    result = _engine_only(tmp_path, "")
     assert result["best"] == result["again"] == "shape-matmul"
     assert result["sentence"] == "nan-loss"
     # the distributions the engine's modules came from (diagnoser's own is only in the dev venv)
     assert {d.lower() for d in result["outside"]} <= {"torch-diagnoser", "rapidfuzz"}, result
+
+
+def test_the_engine_runs_without_rapidfuzz_and_answers_the_same(tmp_path: Path) -> None:
+    """The browser's case: rapidfuzz blocked too, its pure-Python stand-in (knowledge/fuzzy.py)
+    gives every answer, fuzzy ones and corrected typos included, exactly as rapidfuzz does."""
+    with_it = _engine_only(tmp_path, "")
+    without = _engine_only(tmp_path, "rapidfuzz")
+    assert {d.lower() for d in without["outside"]} <= {"torch-diagnoser"}, without
+    assert without == {**with_it, "outside": without["outside"]}
+    assert any('"fuzzy"' in out or "fuzzy" in out for out in with_it["others"]), with_it["others"]

@@ -273,3 +273,28 @@ def test_a_chinese_entry_page_labels_with_a_full_width_colon() -> None:
     needs = ", ".join(n for n in entry.reproduction.needs if n != "cpu")
     assert f"需要：{needs}" in entry_page(entry, titles, reproductions_dir(), "zh")
     assert f"Needs: {needs}" in entry_page(entry, titles, reproductions_dir(), "en")
+
+
+def test_the_paste_box_is_on_the_homes_and_the_diagnose_pages(built_site: Path) -> None:
+    """Both languages: the box, in the page's language, the word that nothing leaves the browser,
+    the script beside it, and the Diagnose page in the navigation; the engine in engine/."""
+    pages = {
+        "en": [built_site / "index.html", built_site / "diagnose" / "index.html"],
+        "zh": [built_site / "zh" / "index.html", built_site / "zh" / "diagnose" / "index.html"],
+    }
+    private = {"en": "nothing you paste leaves this page", "zh": "粘贴的内容不会离开这个页面"}
+    for lang, paths in pages.items():
+        for path in paths:
+            html = path.read_text(encoding="utf-8")
+            assert f'class="td-paste" data-lang="{lang}"' in html, path
+            assert private[lang] in html, path
+            root = re.search(r'class="td-paste" data-lang="\w+" data-root="([^"]*)"', html)
+            assert root is not None
+            assert (path.parent / root.group(1) / "javascripts" / "paste.js").resolve().is_file()
+            assert (path.parent / root.group(1) / "engine" / "manifest.json").resolve().is_file()
+        home = paths[0].read_text(encoding="utf-8")
+        title = "Diagnose" if lang == "en" else "在线诊断"
+        nav = re.search(
+            r'href="diagnose/" class="md-nav__link">\s*<span[^>]*>\s*([^<]*?)\s*<', home
+        )
+        assert nav is not None and nav.group(1) == title

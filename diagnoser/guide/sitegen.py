@@ -412,6 +412,7 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
         "Runtime checks": "运行时检查",
         "CLI": "命令行",
         "Unknown error?": "未知报错？",
+        "Diagnose": "在线诊断",
     }
     sections: list[object] = []
     for group, names in GROUPS.items():
@@ -426,6 +427,7 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
             sections.append({names["en"]: pages})
     items: list[object] = [
         {"Home": "index.md"},
+        {"Diagnose": "diagnose.md"},
         {"Quick reference": "entries/index.md"},
         {"Unknown error?": "unknown.md"},
     ]
@@ -449,10 +451,69 @@ def cli_page(lang: str) -> str:
     return "\n".join(out)
 
 
+_PASTE = {
+    "en": {
+        "label": "Paste a traceback, a training log or a sentence",
+        "placeholder": "Traceback (most recent call last): ... or: my loss is nan after 3 epochs",
+        "button": "Diagnose",
+        "keys": "Ctrl+Enter",
+        "private": "The diagnoser runs in your browser: nothing you paste leaves this page. "
+        "The engine (about 15 MB) loads the first time you paste, then works offline.",
+        "title": "Diagnose",
+        "intro": "The same diagnoser as the `diagnoser` command, running in this page: the same "
+        "entries, the same explanation with your own shapes, dtypes and line, the same answer "
+        "as `diagnoser --json`.",
+    },
+    "zh": {
+        "label": "粘贴报错堆栈、训练日志或一句描述",
+        "placeholder": "Traceback (most recent call last): ……"
+        "或者：训练 3 个 epoch 后 loss 变成 nan",
+        "button": "诊断",
+        "keys": "Ctrl+Enter",
+        "private": "诊断完全在你的浏览器里运行：粘贴的内容不会离开这个页面。"
+        "诊断引擎（约 15 MB）在你第一次粘贴时加载，之后可以离线使用。",
+        "title": "在线诊断",
+        "intro": "与命令行 `diagnoser` 相同的诊断器，直接在这个页面里运行：同样的条目，"
+        "同样结合你自己的形状、dtype 和代码行的解释，与 `diagnoser --json` 给出的结果相同。",
+    },
+}
+
+
+def paste_box(lang: str, root: str) -> str:
+    """The paste box (site/javascripts/paste.js runs it): `root` is the site's root relative to
+    the page, where engine/ and javascripts/ are."""
+    w = _PASTE[lang]
+    return (
+        f'<div class="td-paste" data-lang="{lang}" data-root="{root}">\n'
+        f'<label for="td-paste-{lang}">{w["label"]}</label>\n'
+        f'<textarea id="td-paste-{lang}" rows="8" spellcheck="false" autocomplete="off" '
+        f'placeholder="{w["placeholder"]}"></textarea>\n'
+        f'<div class="td-paste__bar"><button type="button" class="md-button md-button--primary">'
+        f"{w['button']}</button> <kbd>{w['keys']}</kbd> "
+        f'<progress max="1" value="0" hidden></progress> '
+        f'<span class="td-paste__status" role="status" aria-live="polite"></span></div>\n'
+        f'<p class="td-paste__private">{w["private"]}</p>\n'
+        f'<div class="td-paste__answer" aria-live="polite"></div>\n'
+        f"</div>\n"
+        f'<script type="module" src="{root}javascripts/paste.js"></script>\n'
+    )
+
+
+def diagnose_page(lang: str) -> str:
+    root = "../../" if lang == "zh" else "../"  # diagnose/ and zh/diagnose/
+    w = _PASTE[lang]
+    return f"# {w['title']}\n\n{w['intro']}\n\n{paste_box(lang, root)}"
+
+
 def home_page(entries: list[Entry], template: str, lang: str) -> str:
     top = by_frequency([e for e in entries if e.rank is not None])
     table = "\n".join(quick_table(top, lang, prefix="entries/"))
-    return template.replace("{{top_errors}}", table).replace("{{count}}", str(len(entries)))
+    box = paste_box(lang, "../" if lang == "zh" else "./")  # the homes: / and zh/
+    return (
+        template.replace("{{top_errors}}", table)
+        .replace("{{count}}", str(len(entries)))
+        .replace("{{paste_box}}", box)
+    )
 
 
 def _write(path: Path, text: str) -> None:
@@ -479,7 +540,9 @@ def write_pages(docs_dir: Path, kb: Path | None = None) -> list[Path]:
         _write(docs_dir / f"index.{lang}.md", home_page(entries, template, lang))
         _write(docs_dir / f"cli.{lang}.md", cli_page(lang))
         _write(docs_dir / f"unknown.{lang}.md", unknown_page(lang))
+        _write(docs_dir / f"diagnose.{lang}.md", diagnose_page(lang))
         written += [
+            docs_dir / f"diagnose.{lang}.md",
             docs_dir / f"unknown.{lang}.md",
             pages_dir / f"index.{lang}.md",
             docs_dir / f"index.{lang}.md",

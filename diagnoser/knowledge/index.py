@@ -824,3 +824,34 @@ def _write_cache(base: str, data: dict[str, Any], records: bytes) -> None:
         write_atomically(base + ".marshal", _to_file(data))
     except OSError:
         pass
+
+
+# -- a prebuilt index, for where kb/ is not (the guide's paste box runs the engine in a browser) --
+
+# What a prebuilt index's stamp says in place of kb/'s files: nothing checks it against kb/.
+_PREBUILT = "prebuilt"
+
+
+def write_index_files(base: str, kb: Path | str | None = None) -> list[str]:
+    """Compile `kb` (the installed kb/ by default) into `base`.marshal and `base`.records, the
+    two files load_index_file reads; returns them. What the text layer derives from the index
+    (Index.derived) goes beside them, as `base`.<name>, when the loaded index is first used.
+    Raises schema.KBError for an invalid kb/ and OSError."""
+    folders = (os.fspath(kb) if kb is not None else _default_kb(),)
+    matching, texts = _split(compile_kb(folders))
+    records, entry_spans = _records_file(matching["entries"], _records(matching, texts))
+    stored = _stored(matching, entry_spans, f"{_PREBUILT} {__version__}")
+    os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
+    write_atomically(base + ".records", records)
+    write_atomically(base + ".marshal", _to_file(stored))
+    return [base + ".marshal", base + ".records"]
+
+
+def load_index_file(path: str) -> Index:
+    """The index in `path` (a .marshal file written by write_index_files, its .records beside
+    it), read as it is: no kb/ folder is looked at and no stamp checked, since the files are all
+    there is (the browser's engine). ValueError for a damaged file."""
+    with open(path, "rb") as f:
+        data = _from_file(f.read())
+    base = path.removesuffix(".marshal")
+    return Index(data, _Records(base + ".records", (), data["ids"]))

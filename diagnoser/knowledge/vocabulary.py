@@ -38,7 +38,7 @@ def clean_vocabulary(words: list[str]) -> frozenset[str]:
     frequent word resembles closely is taken for a misspelling of it ("decresing")."""
     from collections import Counter
 
-    from rapidfuzz import fuzz
+    from .fuzzy import fuzz
 
     counts = Counter(words)
     keep = set()

@@ -248,7 +248,7 @@ def _close_examples(masked: str, squashed: str, examples: _IndexedExamples) -> d
     """Example position -> its similarity to the message, for the examples similar enough to
     count: the better of the two forms' ratios, each computed in C over every example at once,
     those below the minimum cut off early. The word checks, dear in Python, are left for these."""
-    from rapidfuzz import fuzz, process  # only for messages no signature recognised
+    from ..knowledge.fuzzy import fuzz, process  # only for messages no signature recognised
 
     close: dict[int, float] = {}
     for query, choices in ((masked, examples.masked), (squashed, examples.squashed)):
@@ -302,7 +302,7 @@ def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
         return True
     if len(ours) != len(theirs):
         return False
-    from rapidfuzz.distance import Levenshtein
+    from ..knowledge.fuzzy import Levenshtein
 
     return all(
         k in theirs or (len(k) >= 6 and any(Levenshtein.distance(k, t) <= 1 for t in theirs))
@@ -317,8 +317,7 @@ def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
     """A word of the example is gone and another stands in its place: another message ("axis"
     for "dimension" is numpy's, not torch's), not a retyped one, whose words are all still there,
     misspelt, split or run together, and not a reworded one, which only adds words."""
-    from rapidfuzz import fuzz
-    from rapidfuzz.distance import Levenshtein
+    from ..knowledge.fuzzy import Levenshtein, fuzz
 
     def missing(words: list[str], text: str, other_words: list[str]) -> bool:
         return any(

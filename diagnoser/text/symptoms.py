@@ -483,7 +483,7 @@ def _correct(word: str, vocabulary: frozenset[str]) -> str:
 @lru_cache(maxsize=4096)
 def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
     """A typo keeps its first letter and most of the rest; "never" is no typo of "every"."""
-    from rapidfuzz import fuzz, process
+    from ..knowledge.fuzzy import fuzz, process
 
     candidates = [v for v in vocabulary if _may_be_typo_of(word, v)]
     hit = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85)

@@ -203,9 +203,11 @@ class _Tail:
 
     def __init__(self, raw: BinaryIO, keep: int) -> None:
         self.raw, self.keep, self.buf = raw, keep, bytearray()
+        self.total = 0  # bytes read so far
 
     def read(self, n: int) -> bytes:
         block = self.raw.read(n)
+        self.total += len(block)
         self.buf += block
         if len(self.buf) > 2 * self.keep:
             del self.buf[: len(self.buf) - self.keep]
@@ -229,6 +231,8 @@ def read_log(stream: BinaryIO, keep: int) -> bytes:
             earlier.append(text)
             size += len(text)
     end = bytes(tail.buf[-keep:])
+    if tail.total <= keep:  # nothing was cut off: its segments are all in the text already
+        return end
     earlier = [text for text in earlier if text not in end]
     return b"\n\n".join([*earlier, end]) if earlier else end
 
