@@ -98,7 +98,8 @@ def synthetic_kb(work: Path, entries: int) -> Path:
             "examples": [f"RuntimeError: synthetic failure {i}.0: tensor went wrong"],
             "see_also": [],
         }
-        entry.pop("rank", None)  # ranks are unique across the knowledge base
+        entry.pop("rank", None)  # ranks and aliases are unique across the knowledge base
+        entry.pop("aliases", None)
         (kb / f"{entry_id}.yaml").write_text(yaml.safe_dump(entry, allow_unicode=True))
     return kb
 
