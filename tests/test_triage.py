@@ -494,3 +494,32 @@ def test_an_invalid_knowledge_base_is_one_line_and_exit_3(tmp_path: Path) -> Non
     proc = cli("triage", "--kb", str(kb), str(tmp_path / "x.log"))
     assert proc.returncode == 3 and "invalid knowledge base" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_gz_whose_deflate_data_is_damaged_is_one_line(tmp_path: Path) -> None:
+    """Damage inside the compressed data makes zlib raise its own error (not an OSError): the
+    file is reported, the other files read."""
+    data = bytearray(gzip.compress(b"step 1 loss 0.5\n" * 5000))
+    data[30:60] = bytes((i * 37 + 11) % 256 for i in range(30))
+    (tmp_path / "rank0.log.gz").write_bytes(bytes(data))
+    tb = (Path(__file__).parent.parent / "samples" / "shape-matmul.txt").read_bytes()
+    (tmp_path / "rank1.log").write_bytes(tb)
+    proc = cli("triage", "--json", str(tmp_path))
+    assert "Traceback (most recent call last)" not in proc.stderr, proc.stderr
+    assert "rank0.log.gz" in proc.stderr
+    assert [g["id"] for g in json.loads(proc.stdout)["groups"]] == ["shape-matmul"]
+
+
+def test_a_spark_task_reports_a_damaged_file_instead_of_failing_the_job() -> None:
+    """What each Spark task runs on one file's bytes: a damaged .gz gives a result with its
+    problem (the driver's report lists it) rather than an exception that fails the whole job;
+    a UTF-16 file is read as text, as the local engine reads it."""
+    from diagnoser.triage.spark import _scan
+
+    data = bytearray(gzip.compress(b"step 1 loss 0.5\n" * 5000))
+    data[30:60] = bytes((i * 37 + 11) % 256 for i in range(30))
+    damaged = _scan(("file:/logs/rank0.log.gz", bytes(data)), None)
+    assert damaged.problem and "rank0.log.gz" in damaged.problem
+    tb = (Path(__file__).parent.parent / "samples" / "shape-matmul.txt").read_text()
+    wide = _scan(("file:/logs/rank1.log", tb.encode("utf-16")), None)
+    assert [g.id for g in wide.groups.values()] == ["shape-matmul"]

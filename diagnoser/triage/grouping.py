@@ -9,6 +9,7 @@ which is associative, so the local and the Spark engine share this one implement
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable, Iterator
 from functools import lru_cache
 
@@ -162,7 +163,12 @@ def scan_binary(
         counted = _Counted(raw, on_read)
         try:
             scan_stream(counted, result, path_rank, index)  # type: ignore[arg-type]
-        except (OSError, EOFError, ValueError) as e:  # a damaged .gz / .zst: keep what was read
+        except (
+            OSError,
+            EOFError,
+            ValueError,
+            zlib.error,
+        ) as e:  # a damaged .gz/.zst: keep the rest
             result.problem = f"{name}: {e}"
         _symptoms(b"".join(counted.tail)[-_SYMPTOM_TAIL:], result, path_rank, index)
         result.bytes = counted.bytes

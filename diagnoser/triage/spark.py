@@ -26,7 +26,7 @@ from typing import Any
 from ..knowledge.index import Index, load_index
 from ..speak.optional import requires
 from .grouping import FileResult, Report, report, scan_binary
-from .inputs import decompressed, display_name
+from .inputs import decompressed, display_name, utf8
 from .origin import rank_from_path
 
 # One row per group, in order of first occurrence (`order`); `role` is "first_failure",
@@ -47,7 +47,10 @@ def _scan(item: tuple[str, bytes], kb: str | None) -> FileResult:
     url, content = item
     index = _index(kb)
     name = _local_name(url)
-    return scan_binary(decompressed(io.BytesIO(content), url), name, rank_from_path(name), index)
+    # as the local engine reads a file: decompressed, UTF-16 as text, a damaged one reported
+    # (scan_binary keeps what was read and says why the rest was not), never failing the job
+    stream = utf8(decompressed(io.BytesIO(content), url))
+    return scan_binary(stream, name, rank_from_path(name), index)
 
 
 _indexes: dict[str | None, Index] = {}
