@@ -184,10 +184,12 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
 
 def read_input(stream: BinaryIO) -> bytes:
     """Read a stream of any size in bounded memory: its last MAX_INPUT bytes, and before them the
-    earlier errors triage's streaming reader finds in the rest."""
+    earlier errors triage's streaming reader finds in the rest. A UTF-16/32 log is read as text
+    first: its earlier errors are found too, not only those in its last bytes."""
+    from .triage.inputs import utf8
     from .triage.segment import read_log
 
-    return read_log(stream, MAX_INPUT)
+    return read_log(utf8(stream), MAX_INPUT)
 
 
 def read_terminal(stdin: TextIO) -> bytes:

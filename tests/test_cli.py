@@ -332,3 +332,14 @@ def test_read_input_gives_a_short_stream_back_whole() -> None:
 
     data = (ROOT / "tests" / "data" / "real" / "torchrun-summary" / "minigpt4.txt").read_bytes()
     assert read_input(io.BytesIO(data)) == data
+
+
+def test_an_error_early_in_a_big_utf16_log_is_found(tmp_path: Path) -> None:
+    """A UTF-16 log (PowerShell's `>`) over the CLI's window: the error near its start is found
+    by the streaming reader, as in a UTF-8 log, not only what is in its last bytes."""
+    tb = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
+    log = tb + "epoch 1 | step 100 | loss 0.4321 | lr 1.0e-03\n" * 150_000
+    path = tmp_path / "train.log"
+    path.write_bytes(log.encode("utf-16"))
+    result = cli("--json", str(path))
+    assert "shape-matmul" in [m["id"] for m in json.loads(result.stdout)["matches"]]
