@@ -121,12 +121,12 @@ class Watch:
             self._end_step()
         self._forwards += 1
         for t in _floats(args):
-            self._flags.append(("input", _FORWARD, _total(t)))
+            self._flag("input", _FORWARD, t)
 
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
         name = self._names.get(id(module), type(module).__name__)
         for t in _floats(output):
-            self._flags.append((name, _FORWARD, _total(t)))
+            self._flag(name, _FORWARD, t)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
             self._check_nonfinite(self.step_count)
         if torch.is_grad_enabled():
@@ -136,17 +136,25 @@ class Watch:
                 if t.requires_grad:
                     t.register_hook(self._input_grad_hook(name))
 
+    def _flag(self, name: str, phase: dict[str, str], t: torch.Tensor) -> None:
+        try:
+            total = _total(t)
+        except (RuntimeError, NotImplementedError, TypeError):
+            return  # a layout with no sum: not read, never a crash of the user's training
+        self._flags.append((name, phase, total))
+
     def _input_grad_hook(self, name: str) -> Any:
         def hook(grad: torch.Tensor) -> None:
-            self._flags.append((name, _BACKWARD, _total(grad)))
+            self._flag(name, _BACKWARD, grad)
 
         return hook
 
     def _param_hook(self, layer: str) -> Any:
         def hook(grad: torch.Tensor) -> None:
-            norm = torch.linalg.vector_norm(grad.detach(), dtype=torch.float32)
-            self._norms.append((layer, norm))
-            self._flags.append((layer, _BACKWARD, norm))
+            norm = _norm(grad)
+            if norm is not None:
+                self._norms.append((layer, norm.float()))
+                self._flags.append((layer, _BACKWARD, _total(norm)))
 
         return hook
 
@@ -307,9 +315,39 @@ class Watch:
 
 
 def _total(t: torch.Tensor) -> torch.Tensor:
-    """One read of the tensor, no sync: its sum is nan or inf exactly when an element is (a
-    finite float32 sum overflows only past 3e38; half precision is summed in float32)."""
-    return t.detach().sum(dtype=torch.float32 if t.dtype in _LOW else None)
+    """One read of the tensor, no sync, as a float32 scalar that is nan or inf exactly when an
+    element is (a finite float32 sum overflows only past 3e38; half precision is summed in
+    float32). A float64 or complex sum is read as `s - s`: 0 when finite, nan otherwise, so that a
+    large finite float64 value does not overflow float32."""
+    t = _dense(t.detach())
+    if t.dtype in _LOW:
+        return t.sum(dtype=torch.float32)
+    s = t.sum()
+    if s.dtype == torch.float32:
+        return s
+    s = s - s
+    return (torch.view_as_real(s).sum() if s.is_complex() else s).float()
+
+
+def _norm(grad: torch.Tensor) -> torch.Tensor | None:
+    """A gradient's norm, whatever its dtype (float64, bfloat16, complex: a real scalar, float32
+    at least) or layout (a sparse embedding's gradient); None for a layout it cannot read."""
+    try:
+        g = _dense(grad.detach())
+        if g.dtype in _LOW:
+            return torch.linalg.vector_norm(g, dtype=torch.float32)
+        return torch.linalg.vector_norm(g)
+    except (RuntimeError, NotImplementedError, TypeError):
+        return None
+
+
+def _dense(t: torch.Tensor) -> torch.Tensor:
+    """The stored values of a sparse tensor (its non-zeros decide finiteness and the norm)."""
+    if t.layout == torch.sparse_coo:
+        return t.coalesce().values()
+    if t.layout != torch.strided and not t.is_nested:
+        return t.values()  # CSR, CSC, BSR, BSC
+    return t
 
 
 _LOW = (torch.float16, torch.bfloat16)
@@ -322,8 +360,11 @@ def _label(name: str, module: nn.Module) -> str:
 
 
 def _floats(value: Any) -> list[torch.Tensor]:
+    """The float and complex tensors inside an activation (nested tensors are skipped: they have
+    no cheap sum)."""
     if isinstance(value, torch.Tensor):
-        return [value] if value.is_floating_point() else []
+        readable = (value.is_floating_point() or value.is_complex()) and not value.is_nested
+        return [value] if readable else []
     if isinstance(value, (tuple, list)):
         return [t for v in value for t in _floats(v)]
     if isinstance(value, dict):
