@@ -401,8 +401,10 @@ CHECKS: tuple[Check, ...] = (
         WARNING,
         ("no loss spike", "loss 没有突然飙升"),
         (
-            "the loss jumped to {loss} at step {step}, {ratio} times the recent median {median}",
-            "第 {step} 步 loss 跳到 {loss}，是最近中位数 {median} 的 {ratio} 倍",
+            "the loss jumped to {loss} at step {step}, {ratio} times the recent median {median} "
+            "and over twice the highest loss before it ({top})",
+            "第 {step} 步 loss 跳到 {loss}，是最近中位数 {median} 的 {ratio} 倍，"
+            "也超过了此前最高 loss（{top}）的两倍",
         ),
     ),
     _check(

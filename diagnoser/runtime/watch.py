@@ -71,6 +71,7 @@ class Watch:
         self._explicit = False  # the user calls step()
         self._losses: deque[float] = deque(maxlen=50)
         self._last_loss: float | None = None
+        self._top_loss = -math.inf  # the highest finite loss so far
         self._flow: dict[str, deque[tuple[float, float]]] = {}  # (layer norm, largest norm)
         self._first_norm: dict[str, tuple[int, float]] = {}
         self._memory: deque[tuple[int, float]] = deque(maxlen=_SAMPLES + 1)
@@ -222,17 +223,23 @@ class Watch:
             values = {"step": step, "phase": _FORWARD, "module": "loss"}
             self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location="loss"))
             return
+        # A spike is relative to the run's own scale: far above the recent median, and above
+        # twice the highest loss the run has had so far. A converging run's median falls while
+        # its noisiest batches (a mislabelled sample, a hard batch) still reach its early
+        # losses: 2.48 against a median of 0.45 is such a batch, not a spike.
         if len(self._losses) >= 10:
             median = statistics.median(self._losses)
-            if median > 0 and loss > self.spike_factor * median:
+            if median > 0 and loss > self.spike_factor * median and loss > 2 * self._top_loss:
                 values = {
                     "step": step,
                     "loss": f"{loss:.4g}",
                     "median": f"{median:.4g}",
                     "ratio": f"{loss / median:.1f}",
+                    "top": f"{self._top_loss:.4g}",
                 }
                 self._once("watch.loss-spike", "", Finding("watch.loss-spike", values))
         self._losses.append(loss)
+        self._top_loss = max(self._top_loss, loss)
 
     def _check_flow(self, step: int, norms: dict[str, float]) -> None:
         finite = {k: v for k, v in norms.items() if math.isfinite(v)}
