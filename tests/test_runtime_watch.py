@@ -216,3 +216,14 @@ def test_a_converging_runs_noisy_batches_are_no_spike() -> None:
     tail = sorted(losses[-100:])
     assert tail[50] < 0.4 and max(losses[300:]) > 5 * tail[50]  # converged, with noisy batches
     assert w.findings == []
+
+
+def test_a_finding_pasted_back_names_its_entry(tmp_path: Path) -> None:
+    """A check has decided which entry it saw: its printed line, pasted into the diagnoser,
+    comes back as that entry, first."""
+    from diagnoser.runtime.findings import Finding
+
+    values = {"step": 3, "phase": {"en": "forward", "zh": "前向"}, "module": "1 (Log)"}
+    line = Finding("watch.nonfinite", values).line("zh")
+    log = "epoch 1 | loss 0.6931\nepoch 2 | loss 0.6931\nepoch 3 | loss 0.6931\n" + line + "\n"
+    assert _diagnose(log, tmp_path)[0] == "nan-loss"
