@@ -576,8 +576,15 @@ class _Run:
     def check_optimizer_step(self) -> None:
         if self.optimizer is None:
             return
+        self.ran("optim.frozen")
+        names = {id(p): n for n, p in self.model.named_parameters()}
+        everything = [p for g in self.optimizer.param_groups for p in g["params"]]
+        held = [p for p in everything if p.requires_grad]
+        if everything and not held:
+            params = _listed([names.get(id(p), "?") for p in everything])
+            self.add("optim.frozen", values={"count": len(everything), "params": params})
+            return
         self.ran("optim.step")
-        held = [p for g in self.optimizer.param_groups for p in g["params"] if p.requires_grad]
         before = [p.detach().clone() for p in held]
         step(self.optimizer, lambda: self._loss(self.batches[0]))
         if held and all(torch.equal(b, p.detach()) for b, p in zip(before, held, strict=True)):

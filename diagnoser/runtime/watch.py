@@ -15,7 +15,9 @@ import itertools
 import math
 import statistics
 import sys
+import weakref
 from collections import deque
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TextIO
 
@@ -25,7 +27,9 @@ with requires("torch", extra="torch", feature="diagnoser.watch"):
     import torch
 from torch import nn
 
-from .findings import Finding, summary
+from ..speak.i18n import default_lang
+from .findings import Finding, TrainingFindingError, summary
+from .optimizer_checks import OptimizerChecks
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
@@ -46,12 +50,18 @@ class Watch:
         spike_factor: float = 5.0,
         leak_min_mb: float = 100.0,
         label: str | None = None,
+        on_finding: str | Callable[[Finding], Any] = "warn",
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
         if every < 1 or (log_every is not None and log_every < 1):
             raise ValueError("every and log_every must be at least 1")
+        if not (callable(on_finding) or on_finding in ("warn", "raise", "quiet")):
+            raise ValueError(
+                f'on_finding must be "warn", "raise", "quiet" or a callable, not {on_finding!r}'
+            )
         self.model = model
+        self.on_finding = on_finding
         # Which model a log line is about: two watches in one run (a GAN's generator and
         # discriminator) print into one log, and `diagnoser` keeps their series apart by it.
         self.label = " ".join((label or type(model).__name__).replace("]", ")").split())
@@ -76,6 +86,9 @@ class Watch:
         self._first_norm: dict[str, tuple[int, float]] = {}
         self._memory: deque[tuple[int, float]] = deque(maxlen=_SAMPLES + 1)
         self._reported: set[tuple[str, str]] = set()
+        self._kinds: set[str] = set()  # the checks already told live, once each
+        names = {id(p): n for n, p in model.named_parameters()}
+        self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
 
     def __repr__(self) -> str:
         """`Watch(Net, 120 steps, 1 finding: watch.nonfinite)`; the findings are `.findings`."""
@@ -93,10 +106,12 @@ class Watch:
                 self._handles.append(module.register_forward_hook(self._forward))
         for p in self.model.parameters():
             if p.requires_grad:
-                self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)])))
+                self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)], p)))
+        self._optim.attach()
         return self
 
     def detach(self) -> None:
+        self._optim.detach()
         self._end_step()
         for h in self._handles:
             h.remove()
@@ -150,8 +165,13 @@ class Watch:
 
         return hook
 
-    def _param_hook(self, layer: str) -> Any:
+    def _param_hook(self, layer: str, param: torch.Tensor) -> Any:
+        ref = weakref.ref(param)
+
         def hook(grad: torch.Tensor) -> None:
+            p = ref()
+            if p is not None and self._optim.probed(p):
+                self._optim.check_stale(p)  # before this gradient is added to .grad
             norm = _norm(grad)
             if norm is not None:
                 self._norms.append((layer, norm.float()))
@@ -202,6 +222,20 @@ class Watch:
         if (check, key) not in self._reported:
             self._reported.add((check, key))
             self.findings.append(finding)
+            if check not in self._kinds:
+                self._kinds.add(check)
+                self._tell(finding)
+
+    def _tell(self, finding: Finding) -> None:
+        """Report a finding as it happens: a line on stderr (or log_file), an exception that
+        stops the run, or the user's callable."""
+        if callable(self.on_finding):
+            self.on_finding(finding)
+        elif self.on_finding == "raise":
+            raise TrainingFindingError(finding)
+        elif self.on_finding == "warn":
+            line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
+            print(line, file=sys.stderr, flush=True)
 
     def _check_nonfinite(self, step: int) -> None:
         if not self._flags:
@@ -400,6 +434,9 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     Options: every (sample gradient flow and memory every N steps, default 10), log_every (print
     a line `diagnoser train.log` reads every N steps, `[diagnoser:<label>] step 3 | loss ...`),
     log_file (default stderr), label (names the model in those lines; default its class name:
-    two watched models in one log are read apart), spike_factor, leak_min_mb. After the run,
-    `w.findings` holds what it saw."""
+    two watched models in one log are read apart), spike_factor, leak_min_mb, on_finding ("warn":
+    one line on stderr as soon as a kind of finding first appears, the default; "raise": stop the
+    run with a TrainingFindingError; "quiet"; or a callable that gets each Finding). Optimizers
+    holding the model's parameters are watched through torch's optimizer step hooks. After the
+    run, `w.findings` holds what it saw."""
     return Watch(model, **options)

@@ -420,7 +420,8 @@ def _own_errors(entry: Entry, errors: tuple[Error, ...]) -> tuple[Error, ...]:
 # `✗ watch.step-no-update: optimizer.step() changed ...  [optimizer-step-no-update]`. The check
 # has already decided which entry it saw; pasted back, the line names that entry.
 _FINDING_LINE = compile_cached(
-    r"(?m)^[^\S\n]*(?:\[diagnoser:[^\]\n]{1,80}\][^\S\n]*)?[✗!i][^\S\n]+"
+    r"(?m)^[^\S\n]*(?:\[diagnoser:[^\]\n]{1,80}\][^\S\n]*|[\w.]*TrainingFindingError:[^\S\n]*)?"
+    r"[✗!i][^\S\n]+"
     r"(?:watch|optim|grad|data|model|loss)\.[a-z0-9.-]+:[^\n]*?[^\S\n]\[(?P<entry>[a-z0-9][a-z0-9-]*)\]"
     r"[^\S\n]*$"
 )
