@@ -141,6 +141,22 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "model.eval-random",
+        _P,
+        "dropout-active-at-eval",
+        ERROR,
+        (
+            "two eval-mode forwards of one batch agree",
+            "同一个 batch 在 eval 模式下两次 forward 结果一致",
+        ),
+        (
+            "two eval-mode forwards of the same batch give different outputs, first in {module}: "
+            "dropout (or other randomness) is still active at eval",
+            "同一个 batch 在 eval 模式下两次 forward 的输出不一样，最早出现在 {module}："
+            "eval 时 dropout（或者别的随机操作）还在起作用",
+        ),
+    ),
+    _check(
         "model.batchnorm-batch1",
         _P,
         "batchnorm-single-sample",
@@ -476,6 +492,19 @@ CHECKS: tuple[Check, ...] = (
             "is missing)",
             "第 {step} 步 {param} 的新梯度被加到了上一次 optimizer.step() 已经用过的梯度上："
             "梯度一直累加（漏了 optimizer.zero_grad()）",
+        ),
+    ),
+    _check(
+        "watch.eval-dropout",
+        _W,
+        "dropout-active-at-eval",
+        ERROR,
+        ("no Dropout layer trains during eval", "eval 时没有 Dropout 层处于 train 模式"),
+        (
+            "at step {step} the model ran in eval mode while {count} Dropout layers were still in "
+            "train mode ({layers}): dropout is active at eval",
+            "第 {step} 步模型在 eval 模式下运行，但有 {count} 个 Dropout 层还处于 train 模式"
+            "（{layers}）：eval 时 dropout 还在起作用",
         ),
     ),
     _check(

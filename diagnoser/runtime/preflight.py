@@ -25,6 +25,7 @@ from torch.nn import functional as F
 from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
 from .catalog import ERROR
 from .findings import Finding, Report
+from .mode_checks import eval_forwards_differ
 from .state import preserved
 from .stepping import step
 
@@ -303,7 +304,18 @@ class _Run:
             self.add("model.output-nonfinite", values={"count": bad, "total": self.output.numel()})
         self._check_probabilities()
         self._check_batchnorm()
+        self._check_eval_random()
         return True
+
+    def _check_eval_random(self) -> None:
+        self.ran("model.eval-random")
+        inputs = self.batches[0].inputs
+        try:
+            found = eval_forwards_differ(self.model, lambda: call(self.model, inputs))
+        except Exception:  # the first forward ran: a second one failing is not this check's
+            return
+        if found is not None:
+            self.report.add(found)
 
     def _check_probabilities(self) -> None:
         out = self.output

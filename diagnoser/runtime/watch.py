@@ -29,6 +29,7 @@ from torch import nn
 
 from ..speak.i18n import default_lang
 from .findings import Finding, TrainingFindingError, summary
+from .mode_checks import dropout_training_at_eval, dropouts
 from .optimizer_checks import OptimizerChecks
 
 _FORWARD = {"en": "forward", "zh": "前向"}
@@ -36,6 +37,7 @@ _BACKWARD = {"en": "backward", "zh": "反向"}
 _EXPLODE = 1e3
 _VANISH_RATIO = 1e-4
 _MAX_PENDING = 100_000
+_FIRST_EVALS = 3  # eval forwards always checked; then one in `every`
 _SAMPLES = 5  # consecutive samples a gradient-flow or memory pattern must hold for
 
 
@@ -88,6 +90,8 @@ class Watch:
         self._reported: set[tuple[str, str]] = set()
         self._kinds: set[str] = set()  # the checks already told live, once each
         names = {id(p): n for n, p in model.named_parameters()}
+        self._dropouts = dropouts(model)
+        self._eval_forwards = 0
         self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
 
     def __repr__(self) -> str:
@@ -131,13 +135,26 @@ class Watch:
     # hooks ------------------------------------------------------------------------------------
 
     def _root_pre(self, module: nn.Module, args: tuple[Any, ...]) -> None:
-        if not (module.training and torch.is_grad_enabled()):
+        if not module.training:
+            self._eval_forward()
+            return
+        if not torch.is_grad_enabled():
             return
         if not self._explicit and self._forwards:
             self._end_step()
         self._forwards += 1
         for t in _floats(args):
             self._flag("input", _FORWARD, t)
+
+    def _eval_forward(self) -> None:
+        """Sampled: the first eval forwards, then one in `every`."""
+        self._eval_forwards += 1
+        n = self._eval_forwards
+        if not self._dropouts or (n > _FIRST_EVALS and n % self.every):
+            return
+        found = dropout_training_at_eval(self.model, self._dropouts, self.step_count)
+        if found is not None:
+            self._once("watch.eval-dropout", "", found)
 
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
         name = self._names.get(id(module), type(module).__name__)
