@@ -49,6 +49,7 @@ class OptimizerChecks:
         self._before = {}
         self._probe: dict[int, str] = {}  # id(parameter) -> name: its next gradient must be new
         self._handles: list[Any] = []
+        self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
 
     def attach(self) -> None:
         from torch.optim.optimizer import (
@@ -69,12 +70,20 @@ class OptimizerChecks:
     # the hooks ----------------------------------------------------------------------------
 
     def _held(self, optimizer: torch.optim.Optimizer) -> list[tuple[int, str, torch.Tensor]]:
-        return [
+        """The model's parameters the optimizer holds, with their group: computed again only when
+        the groups change (add_param_group), not at every step of a model with many tensors."""
+        shape = tuple(len(group["params"]) for group in optimizer.param_groups)
+        cached = self._held_by.get(id(optimizer))
+        if cached is not None and cached[0] == shape:
+            return cached[1]
+        held = [
             (g, self._params[id(p)], p)
             for g, group in enumerate(optimizer.param_groups)
             for p in group["params"]
             if id(p) in self._params
         ]
+        self._held_by[id(optimizer)] = (shape, held)
+        return held
 
     def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
         try:
