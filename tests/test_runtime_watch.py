@@ -227,3 +227,32 @@ def test_a_finding_pasted_back_names_its_entry(tmp_path: Path) -> None:
     line = Finding("watch.nonfinite", values).line("zh")
     log = "epoch 1 | loss 0.6931\nepoch 2 | loss 0.6931\nepoch 3 | loss 0.6931\n" + line + "\n"
     assert _diagnose(log, tmp_path)[0] == "nan-loss"
+
+
+class _NanFrom(nn.Module):
+    """Finite until `start`, then nan from step `start` on (or at that step only)."""
+
+    def __init__(self, start: int, transient: bool) -> None:
+        super().__init__()
+        self.start, self.transient, self.calls = start, transient, 0
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        self.calls += 1
+        step = self.calls - 1
+        bad = step == self.start if self.transient else step >= self.start
+        # a nan that does not reach the weights: its gradient is the loss's (0 where it is nan)
+        return x + torch.full_like(x, float("nan")) if bad else x
+
+
+@pytest.mark.parametrize("transient", [False, True])
+def test_a_nan_between_sampled_steps_is_found(transient: bool) -> None:
+    """Between sampled steps only the model's output and the loss are read (cheap); a NaN seen
+    there makes the next step read every module to locate it, or is reported as it was seen."""
+    model = nn.Sequential(nn.Linear(8, 2), _NanFrom(5, transient))  # no weight after the nan
+    w = _train(model, 9, loss_of=lambda out: out.nan_to_num().pow(2).mean(), every=10)
+    [finding] = w.findings  # type: ignore[attr-defined]
+    assert finding.check == "watch.nonfinite"
+    if transient:
+        assert finding.values["step"] == 5 and finding.values["module"] == "Sequential"
+    else:
+        assert finding.values["step"] == 6 and finding.values["module"] == "1 (_NanFrom)"

@@ -2,8 +2,11 @@
 
 Cheap by design: every hook only queues a 0-dim tensor (is this activation finite? this
 gradient's norm), without a device sync; once per step all of them are read with one
-`torch.stack(...).tolist()`. `torch.autograd.detect_anomaly` instead records a stack for every
-op and checks every backward output, which makes it several times slower (bench/bench_watch.py).
+`torch.stack(...).tolist()`. Every module is read at sampled steps only (the first three, one in
+`every`, each logged step); the steps between read the model's output and the loss, and a NaN
+seen there makes the next step read every module to say where it starts.
+`torch.autograd.detect_anomaly` instead records a stack for every op and checks every backward
+output, which makes it several times slower (bench/bench_watch.py).
 
 Steps are counted by `w.step(loss)`; a loop that never calls it (one you do not write) has a step
 per training-mode forward of the model.
@@ -37,6 +40,7 @@ _BACKWARD = {"en": "backward", "zh": "反向"}
 _EXPLODE = 1e3
 _VANISH_RATIO = 1e-4
 _MAX_PENDING = 100_000
+_FULL_FIRST = 3  # steps that always read every module; then one in `every`
 _FIRST_EVALS = 3  # eval forwards always checked; then one in `every`
 _SAMPLES = 5  # consecutive samples a gradient-flow or memory pattern must hold for
 
@@ -92,6 +96,8 @@ class Watch:
         names = {id(p): n for n, p in model.named_parameters()}
         self._dropouts = dropouts(model)
         self._eval_forwards = 0
+        self._full = True  # this step reads every module (see _sampled)
+        self._pending: Finding | None = None  # a NaN seen between samples, not yet located
         self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
 
     def __repr__(self) -> str:
@@ -117,6 +123,9 @@ class Watch:
     def detach(self) -> None:
         self._optim.detach()
         self._end_step()
+        if self._pending is not None:  # the run ended before a step could locate it
+            self._once("watch.nonfinite", "", self._pending)
+            self._pending = None
         for h in self._handles:
             h.remove()
         self._handles.clear()
@@ -143,7 +152,7 @@ class Watch:
         if not self._explicit and self._forwards:
             self._end_step()
         self._forwards += 1
-        for t in _floats(args):
+        for t in _floats(args) if self._full else ():
             self._flag("input", _FORWARD, t)
 
     def _eval_forward(self) -> None:
@@ -157,12 +166,14 @@ class Watch:
             self._once("watch.eval-dropout", "", found)
 
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
+        if not self._full and module is not self.model:
+            return  # a step between samples: only the model's output is read
         name = self._names.get(id(module), type(module).__name__)
         for t in _floats(output):
             self._flag(name, _FORWARD, t)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
             self._check_nonfinite(self.step_count)
-        if torch.is_grad_enabled():
+        if self._full and torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
             for t in _floats(args):
@@ -189,6 +200,8 @@ class Watch:
             p = ref()
             if p is not None and self._optim.probed(p):
                 self._optim.check_stale(p)  # before this gradient is added to .grad
+            if not self._full:
+                return
             norm = _norm(grad)
             if norm is not None:
                 self._norms.append((layer, norm.float()))
@@ -222,8 +235,26 @@ class Watch:
             self._check_memory(step)
         if self.log_every and step % self.log_every == 0:
             self._log(step, loss, layer_norms)
+        if self._full and self._pending is not None:
+            # the step sampled to locate a NaN found none: report where it was first seen
+            self._once("watch.nonfinite", "", self._pending)
+        if self._full:
+            self._pending = None
         self._forwards = 0
         self.step_count += 1
+        self._full = self._sampled(self.step_count)
+
+    def _sampled(self, step: int) -> bool:
+        """Whether every module's activations and gradients are read at this step: the first
+        steps, one in `every`, each logged step, and the step after a NaN seen in the output or
+        the loss (to locate it). The steps between read the model's output and the loss only,
+        which keeps watch's cost per step low."""
+        return (
+            step < _FULL_FIRST
+            or step % self.every == 0
+            or bool(self.log_every and step % self.log_every == 0)
+            or self._pending is not None
+        )
 
     def _layer_norms(self) -> dict[str, float]:
         if not self._norms:
@@ -267,12 +298,20 @@ class Watch:
         if first is not None:
             module, phase, _ = flags[first]
             values = {"step": step, "phase": phase, "module": module}
-            self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location=module))
+            self._nonfinite(Finding("watch.nonfinite", values, location=module))
+
+    def _nonfinite(self, finding: Finding) -> None:
+        """Reported at once on a sampled step; on a step between samples, kept until the next
+        step, sampled, says which module it starts in."""
+        if self._full:
+            self._once("watch.nonfinite", "", finding)
+        elif self._pending is None:
+            self._pending = finding
 
     def _check_loss(self, step: int, loss: float) -> None:
         if not math.isfinite(loss):
             values = {"step": step, "phase": _FORWARD, "module": "loss"}
-            self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location="loss"))
+            self._nonfinite(Finding("watch.nonfinite", values, location="loss"))
             return
         # A spike is relative to the run's own scale: far above the recent median, and above
         # twice the highest loss the run has had so far. A converging run's median falls while
