@@ -2,9 +2,12 @@
 against torch.autograd.detect_anomaly, all measured in the same run, reported as ratios.
 
 The model is a small CNN (conv, batchnorm, ReLU, pooling, linear), trained with SGD on random
-data: enough layers for the per-module hooks to matter. On a GPU the data lives on the device and
-time is wall-clock time; on the CPU it runs on one thread and time is the process's CPU time, so
-that other work on a shared machine does not blur the ratios.
+data: enough layers for the per-module hooks to matter. A tiny MLP, trained the same way, shows
+watch's fixed cost per step (its hooks, its optimizer step hooks, its once-per-step read),
+which a tiny model cannot hide: reported as microseconds per step, beside the CNN's overhead in
+percent. On a GPU the data lives on the device and time is wall-clock time; on the CPU it runs
+on one thread and time is the process's CPU time, so that other work on a shared machine does
+not blur the ratios.
 
 Usage: python bench/bench_watch.py [--steps N] [--repeats N] [--device cpu|cuda] [--batch N]
 """
@@ -40,17 +43,23 @@ def _model(width: int) -> nn.Module:
     )
 
 
+def _tiny() -> nn.Module:
+    return nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
+
+
 def _seconds(
     setup: Callable[[nn.Module], AbstractContextManager[object]],
     steps: int,
     device: torch.device,
     batch: int,
     width: int,
+    tiny: bool = False,
 ) -> float:
     torch.manual_seed(0)
-    model = _model(width).to(device)
+    model = (_tiny() if tiny else _model(width)).to(device)
     opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    x = torch.randn(batch, 3, 32, 32, device=device)
+    shape = (batch, 32) if tiny else (batch, 3, 32, 32)
+    x = torch.randn(*shape, device=device)
     y = torch.randint(0, 10, (batch,), device=device)
     loss_fn = nn.CrossEntropyLoss()
     with setup(model) as w:
@@ -88,7 +97,7 @@ def main() -> None:
         torch.set_num_threads(1)
     variants: dict[str, Callable[[nn.Module], AbstractContextManager[object]]] = {
         "plain": lambda m: nullcontext(),
-        "watch": lambda m: diagnoser.watch(m),
+        "watch": lambda m: diagnoser.watch(m, on_finding="quiet"),
         "detect_anomaly": lambda m: torch.autograd.detect_anomaly(check_nan=True),
     }
     times: dict[str, list[float]] = {name: [] for name in variants}
@@ -107,6 +116,18 @@ def main() -> None:
     anomaly_extra = median["detect_anomaly"] - plain
     if anomaly_extra > 0:
         print(f"watch's overhead / detect_anomaly's: {watch_extra / anomaly_extra:.2f}")
+    print(f"watch's overhead on the CNN: {100 * watch_extra / plain:+.1f}% of training time")
+    tiny: dict[str, list[float]] = {"plain": [], "watch": []}
+    for _ in range(args.repeats):
+        for variant in tiny:
+            seconds = _seconds(variants[variant], 10 * args.steps, device, args.batch, 0, True)
+            tiny[variant].append(seconds)
+    plain_tiny, watch_tiny = (statistics.median(tiny[v]) for v in ("plain", "watch"))
+    fixed = 1e6 * (watch_tiny - plain_tiny) / (10 * args.steps)
+    print(
+        f"watch's fixed cost per step (tiny MLP): {fixed:.0f} us "
+        f"({watch_tiny / plain_tiny:.2f}x of its {1e6 * plain_tiny / (10 * args.steps):.0f} us)"
+    )
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ _EXPORTS = {
     "Where": "speak.report",
     "preflight": "runtime.preflight",
     "watch": "runtime.watch",
+    "TrainingFindingError": "runtime.findings",  # what watch(on_finding="raise") raises
     "set_seed": "runtime.helpers",
     "lr_find": "runtime.helpers",
     "overfit_one_batch": "runtime.helpers",
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from .live.hook import install as install
     from .live.ipython import load_ipython_extension as load_ipython_extension
     from .live.ipython import unload_ipython_extension as unload_ipython_extension
+    from .runtime.findings import TrainingFindingError as TrainingFindingError
     from .runtime.helpers import lr_find as lr_find
     from .runtime.helpers import overfit_one_batch as overfit_one_batch
     from .runtime.helpers import set_seed as set_seed

@@ -111,7 +111,10 @@ def tensors(value: Any, name: str) -> list[tuple[str, torch.Tensor]]:
 def describe(t: torch.Tensor) -> str:
     """TorchSnooper's way: shape, dtype, device; never the values."""
     dtype = str(t.dtype).removeprefix("torch.")
-    return f"tensor<{tuple(t.shape)}, {dtype}, {t.device}>"
+    if t.is_nested:  # its parts have shapes of their own
+        return f"nested_tensor<{t.size(0)} tensors, {dtype}, {t.device}>"
+    layout = "" if t.layout == torch.strided else f", {str(t.layout).removeprefix('torch.')}"
+    return f"tensor<{tuple(t.shape)}, {dtype}, {t.device}{layout}>"
 
 
 def model_device(model: torch.nn.Module) -> torch.device:

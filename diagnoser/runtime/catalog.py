@@ -141,6 +141,22 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "model.eval-random",
+        _P,
+        "dropout-active-at-eval",
+        ERROR,
+        (
+            "two eval-mode forwards of one batch agree",
+            "同一个 batch 在 eval 模式下两次 forward 结果一致",
+        ),
+        (
+            "two eval-mode forwards of the same batch give different outputs, first in {module}: "
+            "dropout (or other randomness) is still active at eval",
+            "同一个 batch 在 eval 模式下两次 forward 的输出不一样，最早出现在 {module}："
+            "eval 时 dropout（或者别的随机操作）还在起作用",
+        ),
+    ),
+    _check(
         "model.batchnorm-batch1",
         _P,
         "batchnorm-single-sample",
@@ -304,6 +320,19 @@ CHECKS: tuple[Check, ...] = (
             "（lr 为 {lr}、梯度全是 0，或者模型已经不用这些参数）",
         ),
     ),
+    _check(
+        "optim.frozen",
+        _P,
+        "optimizer-step-no-update",
+        ERROR,
+        ("the optimizer holds trainable parameters", "optimizer 里有可训练的参数"),
+        (
+            "every one of the {count} parameters the optimizer holds is frozen "
+            "(requires_grad=False): optimizer.step() can change none of them ({params})",
+            "optimizer 里的 {count} 个参数全都被冻结了（requires_grad=False）："
+            "optimizer.step() 一个也改不了（{params}）",
+        ),
+    ),
     # optional, with a flag
     _check(
         "overfit",
@@ -401,8 +430,81 @@ CHECKS: tuple[Check, ...] = (
         WARNING,
         ("no loss spike", "loss 没有突然飙升"),
         (
-            "the loss jumped to {loss} at step {step}, {ratio} times the recent median {median}",
-            "第 {step} 步 loss 跳到 {loss}，是最近中位数 {median} 的 {ratio} 倍",
+            "the loss jumped to {loss} at step {step}, {ratio} times the recent median {median} "
+            "and over twice the highest loss before it ({top})",
+            "第 {step} 步 loss 跳到 {loss}，是最近中位数 {median} 的 {ratio} 倍，"
+            "也超过了此前最高 loss（{top}）的两倍",
+        ),
+    ),
+    _check(
+        "watch.optim-frozen",
+        _W,
+        "optimizer-step-no-update",
+        ERROR,
+        ("the optimizer holds trainable parameters", "optimizer 里有可训练的参数"),
+        (
+            "every one of the {count} parameters the optimizer holds is frozen "
+            "(requires_grad=False): optimizer.step() can change none of them ({params})",
+            "optimizer 里的 {count} 个参数全都被冻结了（requires_grad=False）："
+            "optimizer.step() 一个也改不了（{params}）",
+        ),
+    ),
+    _check(
+        "watch.step-no-update",
+        _W,
+        "optimizer-step-no-update",
+        ERROR,
+        ("each optimizer step changes the weights", "每次 optimizer.step() 都会改变权重"),
+        (
+            "at step {step}, {optimizer}.step() changed only {share}% of the weights that had a "
+            "gradient, in {which} (lr {lr}, dtype {dtype}): the weights do not change",
+            "第 {step} 步 {optimizer}.step() 只改变了有梯度的权重中的 {share}%，位置是{which}"
+            "（lr {lr}，dtype {dtype}）：权重不更新",
+        ),
+    ),
+    _check(
+        "watch.frozen-changed",
+        _W,
+        "frozen-layers-trained",
+        ERROR,
+        ("frozen parameters stay unchanged", "冻结的参数保持不变"),
+        (
+            "{param} is frozen (requires_grad=False) but {optimizer}.step() changed it at step "
+            "{step}: frozen layers still change (momentum or weight decay on a zero gradient "
+            "that is not None)",
+            "{param} 已冻结（requires_grad=False），但第 {step} 步 {optimizer}.step() 还是改了它："
+            "冻结的层还在更新"
+            "（梯度是全 0 的 tensor 而不是 None，momentum 或 weight decay 照样生效）",
+        ),
+    ),
+    _check(
+        "watch.stale-grad",
+        _W,
+        "stale-gradients",
+        ERROR,
+        (
+            "gradients are cleared between optimizer steps",
+            "两次 optimizer.step() 之间梯度被清零",
+        ),
+        (
+            "at step {step} the new gradient of {param} was added to the one the last "
+            "optimizer.step() already used: gradients keep accumulating (optimizer.zero_grad() "
+            "is missing)",
+            "第 {step} 步 {param} 的新梯度被加到了上一次 optimizer.step() 已经用过的梯度上："
+            "梯度一直累加（漏了 optimizer.zero_grad()）",
+        ),
+    ),
+    _check(
+        "watch.eval-dropout",
+        _W,
+        "dropout-active-at-eval",
+        ERROR,
+        ("no Dropout layer trains during eval", "eval 时没有 Dropout 层处于 train 模式"),
+        (
+            "at step {step} the model ran in eval mode while {count} Dropout layers were still in "
+            "train mode ({layers}): dropout is active at eval",
+            "第 {step} 步模型在 eval 模式下运行，但有 {count} 个 Dropout 层还处于 train 模式"
+            "（{layers}）：eval 时 dropout 还在起作用",
         ),
     ),
     _check(

@@ -75,6 +75,16 @@ class Finding:
         return f"{_MARK[self.severity]} {self.check}: {self.message(lang)}{where}"
 
 
+class TrainingFindingError(Exception):
+    """What `watch(on_finding="raise")` stops a run with: the finding's line, which names its
+    entry, so that the exception hook (and `diagnoser` on the pasted traceback) explains it.
+    Not a RuntimeError: the checks' own guards, which swallow torch's errors, let it through."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.line("en"))
+        self.finding = finding
+
+
 def summary(findings: list[Finding], shown: int = 5) -> str:
     """`3 findings: optim.missing, data.scale, grad.none`, for a repr: the checks that found
     something, the first `shown` of them."""

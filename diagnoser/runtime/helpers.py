@@ -7,6 +7,7 @@ import os
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from ..speak.optional import requires
@@ -17,6 +18,7 @@ from torch import nn
 
 from .batches import call, model_device, scalar_loss, split, take, to_device
 from .state import preserved
+from .stepping import step
 
 
 def set_seed(seed: int, deterministic: bool = False) -> None:
@@ -79,7 +81,7 @@ def overfit_one_batch(
             optimizer.zero_grad()
             loss = _loss_of(model, raw, loss_fn, compute_loss)
             loss.backward()
-            optimizer.step()
+            step(optimizer, partial(_loss_of, model, raw, loss_fn, compute_loss))
             losses.append(float(loss.detach()))
             if not math.isfinite(losses[-1]):
                 break
@@ -217,9 +219,10 @@ def lr_find(
             for group in optimizer.param_groups:
                 group["lr"] = lr
             optimizer.zero_grad()
-            loss = _loss_of(model, to_device(source[i], device), loss_fn, compute_loss)
+            batch = to_device(source[i], device)
+            loss = _loss_of(model, batch, loss_fn, compute_loss)
             loss.backward()
-            optimizer.step()
+            step(optimizer, partial(_loss_of, model, batch, loss_fn, compute_loss))
             value = float(loss.detach())
             # smoothed: one batch's loss is too noisy to compare rates by
             smooth = value if i == 0 else 0.9 * smooth + 0.1 * value

@@ -25,7 +25,9 @@ from torch.nn import functional as F
 from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
 from .catalog import ERROR
 from .findings import Finding, Report
+from .mode_checks import eval_forwards_differ
 from .state import preserved
+from .stepping import step
 
 # Loss families the checks know; a loss function not listed here is only run, never second-guessed.
 _LOSS_KINDS: dict[str, tuple[type[nn.Module], Callable[..., Any]]] = {
@@ -123,6 +125,21 @@ def _unnormalised(t: torch.Tensor) -> bool:
     if float(x.abs().max()) <= _SCALE_LIMIT or x.numel() < 2:
         return False
     return float(x.std()) > _SPREAD_LIMIT or abs(float(x.mean())) > _SPREAD_LIMIT
+
+
+def _stored_values(t: torch.Tensor) -> torch.Tensor | None:
+    """What a data check reads of a tensor: a sparse tensor's stored values, a nested tensor's
+    elements flattened; None for a layout it cannot read."""
+    try:
+        if t.layout == torch.sparse_coo:
+            return t.coalesce().values()
+        if t.is_nested:
+            return torch.cat([part.flatten() for part in t.unbind()])
+        if t.layout != torch.strided:
+            return t.values()  # CSR, CSC, BSR, BSC
+    except (RuntimeError, NotImplementedError, TypeError):
+        return None
+    return t
 
 
 def _batchnorms(model: nn.Module) -> list[str]:
@@ -240,7 +257,8 @@ class _Run:
         for i, b in enumerate(self.batches):
             for name, t in tensors(b.inputs, "inputs"):
                 where = {"en": f"the {name} of batch {i}", "zh": f"第 {i} 个 batch 的 {name}"}
-                if not t.is_floating_point() or t.numel() == 0:
+                t = _stored_values(t)
+                if t is None or not t.is_floating_point() or t.numel() == 0:
                     continue
                 bad = int((~torch.isfinite(t)).sum())
                 if bad:
@@ -286,7 +304,18 @@ class _Run:
             self.add("model.output-nonfinite", values={"count": bad, "total": self.output.numel()})
         self._check_probabilities()
         self._check_batchnorm()
+        self._check_eval_random()
         return True
+
+    def _check_eval_random(self) -> None:
+        self.ran("model.eval-random")
+        inputs = self.batches[0].inputs
+        try:
+            found = eval_forwards_differ(self.model, lambda: call(self.model, inputs))
+        except Exception:  # the first forward ran: a second one failing is not this check's
+            return
+        if found is not None:
+            self.report.add(found)
 
     def _check_probabilities(self) -> None:
         out = self.output
@@ -559,10 +588,17 @@ class _Run:
     def check_optimizer_step(self) -> None:
         if self.optimizer is None:
             return
+        self.ran("optim.frozen")
+        names = {id(p): n for n, p in self.model.named_parameters()}
+        everything = [p for g in self.optimizer.param_groups for p in g["params"]]
+        held = [p for p in everything if p.requires_grad]
+        if everything and not held:
+            params = _listed([names.get(id(p), "?") for p in everything])
+            self.add("optim.frozen", values={"count": len(everything), "params": params})
+            return
         self.ran("optim.step")
-        held = [p for g in self.optimizer.param_groups for p in g["params"] if p.requires_grad]
         before = [p.detach().clone() for p in held]
-        self.optimizer.step()
+        step(self.optimizer, lambda: self._loss(self.batches[0]))
         if held and all(torch.equal(b, p.detach()) for b, p in zip(before, held, strict=True)):
             lrs = sorted({_fmt(float(g["lr"])) for g in self.optimizer.param_groups})
             self.add("optim.step", values={"lr": "/".join(lrs)})
@@ -631,7 +667,7 @@ class _Run:
         self.model.train()
         self._loss(self.batches[0]).backward()
         if self.optimizer is not None:
-            self.optimizer.step()
+            step(self.optimizer, lambda: self._loss(self.batches[0]))
         peak = torch.cuda.max_memory_allocated(self.device) / 2**20
         total = torch.cuda.get_device_properties(self.device).total_memory / 2**20
         self.report.stats["peak_memory_mb"] = peak

@@ -25,7 +25,10 @@ def preserved(model: torch.nn.Module, optimizer: torch.optim.Optimizer | None) -
     grads = {
         name: (None if p.grad is None else _saved(p.grad)) for name, p in model.named_parameters()
     }
-    modes = {m: m.training for m in model.modules()}
+    # train()/eval() set `training`, and an override may do more: freeze a stage
+    # (requires_grad), flip a flag of its own. Both are put back as they were.
+    modes = {m: _plain_attributes(m) for m in model.modules()}
+    trainable = {p: p.requires_grad for p in model.parameters()}
     opt_state = _host(optimizer.state_dict()) if optimizer is not None else None
     rng = _rng_state()
     try:
@@ -38,11 +41,26 @@ def preserved(model: torch.nn.Module, optimizer: torch.optim.Optimizer | None) -
         for name, p in model.named_parameters():
             saved_grad = grads.get(name)
             p.grad = None if saved_grad is None else saved_grad.to(p.device)
-        for module, training in modes.items():
-            module.training = training
+        for module, attributes in modes.items():
+            for key, value in attributes.items():
+                if getattr(module, key, _MISSING) is not value:
+                    setattr(module, key, value)
+        for p, requires_grad in trainable.items():
+            if p.requires_grad != requires_grad:
+                p.requires_grad_(requires_grad)
         if optimizer is not None and opt_state is not None:
             optimizer.load_state_dict(opt_state)
         _set_rng_state(rng)
+
+
+_MISSING = object()
+_PLAIN = (bool, int, float, str, type(None))
+
+
+def _plain_attributes(module: torch.nn.Module) -> dict[str, Any]:
+    """The module's own attributes that hold plain values (`training`, and the flags a train()
+    override may toggle); tensors, submodules and hooks are kept elsewhere or left alone."""
+    return {k: v for k, v in vars(module).items() if isinstance(v, _PLAIN)}
 
 
 def _saved(t: torch.Tensor) -> torch.Tensor:

@@ -2,8 +2,11 @@
 
 Cheap by design: every hook only queues a 0-dim tensor (is this activation finite? this
 gradient's norm), without a device sync; once per step all of them are read with one
-`torch.stack(...).tolist()`. `torch.autograd.detect_anomaly` instead records a stack for every
-op and checks every backward output, which makes it several times slower (bench/bench_watch.py).
+`torch.stack(...).tolist()`. Every module is read at sampled steps only (the first three, one in
+`every`, each logged step); the steps between read the model's output and the loss, and a NaN
+seen there makes the next step read every module to say where it starts.
+`torch.autograd.detect_anomaly` instead records a stack for every op and checks every backward
+output, which makes it several times slower (bench/bench_watch.py).
 
 Steps are counted by `w.step(loss)`; a loop that never calls it (one you do not write) has a step
 per training-mode forward of the model.
@@ -15,7 +18,9 @@ import itertools
 import math
 import statistics
 import sys
+import weakref
 from collections import deque
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any, TextIO
 
@@ -25,13 +30,18 @@ with requires("torch", extra="torch", feature="diagnoser.watch"):
     import torch
 from torch import nn
 
-from .findings import Finding, summary
+from ..speak.i18n import default_lang
+from .findings import Finding, TrainingFindingError, summary
+from .mode_checks import dropout_training_at_eval, dropouts
+from .optimizer_checks import OptimizerChecks
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
 _EXPLODE = 1e3
 _VANISH_RATIO = 1e-4
 _MAX_PENDING = 100_000
+_FULL_FIRST = 3  # steps that always read every module; then one in `every`
+_FIRST_EVALS = 3  # eval forwards always checked; then one in `every`
 _SAMPLES = 5  # consecutive samples a gradient-flow or memory pattern must hold for
 
 
@@ -46,12 +56,18 @@ class Watch:
         spike_factor: float = 5.0,
         leak_min_mb: float = 100.0,
         label: str | None = None,
+        on_finding: str | Callable[[Finding], Any] = "warn",
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
         if every < 1 or (log_every is not None and log_every < 1):
             raise ValueError("every and log_every must be at least 1")
+        if not (callable(on_finding) or on_finding in ("warn", "raise", "quiet")):
+            raise ValueError(
+                f'on_finding must be "warn", "raise", "quiet" or a callable, not {on_finding!r}'
+            )
         self.model = model
+        self.on_finding = on_finding
         # Which model a log line is about: two watches in one run (a GAN's generator and
         # discriminator) print into one log, and `diagnoser` keeps their series apart by it.
         self.label = " ".join((label or type(model).__name__).replace("]", ")").split())
@@ -71,10 +87,18 @@ class Watch:
         self._explicit = False  # the user calls step()
         self._losses: deque[float] = deque(maxlen=50)
         self._last_loss: float | None = None
+        self._top_loss = -math.inf  # the highest finite loss so far
         self._flow: dict[str, deque[tuple[float, float]]] = {}  # (layer norm, largest norm)
         self._first_norm: dict[str, tuple[int, float]] = {}
         self._memory: deque[tuple[int, float]] = deque(maxlen=_SAMPLES + 1)
         self._reported: set[tuple[str, str]] = set()
+        self._kinds: set[str] = set()  # the checks already told live, once each
+        names = {id(p): n for n, p in model.named_parameters()}
+        self._dropouts = dropouts(model)
+        self._eval_forwards = 0
+        self._full = True  # this step reads every module (see _sampled)
+        self._pending: Finding | None = None  # a NaN seen between samples, not yet located
+        self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
 
     def __repr__(self) -> str:
         """`Watch(Net, 120 steps, 1 finding: watch.nonfinite)`; the findings are `.findings`."""
@@ -92,11 +116,16 @@ class Watch:
                 self._handles.append(module.register_forward_hook(self._forward))
         for p in self.model.parameters():
             if p.requires_grad:
-                self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)])))
+                self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)], p)))
+        self._optim.attach()
         return self
 
     def detach(self) -> None:
+        self._optim.detach()
         self._end_step()
+        if self._pending is not None:  # the run ended before a step could locate it
+            self._once("watch.nonfinite", "", self._pending)
+            self._pending = None
         for h in self._handles:
             h.remove()
         self._handles.clear()
@@ -115,38 +144,68 @@ class Watch:
     # hooks ------------------------------------------------------------------------------------
 
     def _root_pre(self, module: nn.Module, args: tuple[Any, ...]) -> None:
-        if not (module.training and torch.is_grad_enabled()):
+        if not module.training:
+            self._eval_forward()
+            return
+        if not torch.is_grad_enabled():
             return
         if not self._explicit and self._forwards:
             self._end_step()
         self._forwards += 1
-        for t in _floats(args):
-            self._flags.append(("input", _FORWARD, _total(t)))
+        for t in _floats(args) if self._full else ():
+            self._flag("input", _FORWARD, t)
+
+    def _eval_forward(self) -> None:
+        """Sampled: the first eval forwards, then one in `every`."""
+        self._eval_forwards += 1
+        n = self._eval_forwards
+        if not self._dropouts or (n > _FIRST_EVALS and n % self.every):
+            return
+        found = dropout_training_at_eval(self.model, self._dropouts, self.step_count)
+        if found is not None:
+            self._once("watch.eval-dropout", "", found)
 
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
+        if not self._full and module is not self.model:
+            return  # a step between samples: only the model's output is read
         name = self._names.get(id(module), type(module).__name__)
         for t in _floats(output):
-            self._flags.append((name, _FORWARD, _total(t)))
+            self._flag(name, _FORWARD, t)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
             self._check_nonfinite(self.step_count)
-        if torch.is_grad_enabled():
+        if self._full and torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
             for t in _floats(args):
                 if t.requires_grad:
                     t.register_hook(self._input_grad_hook(name))
 
+    def _flag(self, name: str, phase: dict[str, str], t: torch.Tensor) -> None:
+        try:
+            total = _total(t)
+        except (RuntimeError, NotImplementedError, TypeError):
+            return  # a layout with no sum: not read, never a crash of the user's training
+        self._flags.append((name, phase, total))
+
     def _input_grad_hook(self, name: str) -> Any:
         def hook(grad: torch.Tensor) -> None:
-            self._flags.append((name, _BACKWARD, _total(grad)))
+            self._flag(name, _BACKWARD, grad)
 
         return hook
 
-    def _param_hook(self, layer: str) -> Any:
+    def _param_hook(self, layer: str, param: torch.Tensor) -> Any:
+        ref = weakref.ref(param)
+
         def hook(grad: torch.Tensor) -> None:
-            norm = torch.linalg.vector_norm(grad.detach(), dtype=torch.float32)
-            self._norms.append((layer, norm))
-            self._flags.append((layer, _BACKWARD, norm))
+            p = ref()
+            if p is not None and self._optim.probed(p):
+                self._optim.check_stale(p)  # before this gradient is added to .grad
+            if not self._full:
+                return
+            norm = _norm(grad)
+            if norm is not None:
+                self._norms.append((layer, norm.float()))
+                self._flags.append((layer, _BACKWARD, _total(norm)))
 
         return hook
 
@@ -176,8 +235,26 @@ class Watch:
             self._check_memory(step)
         if self.log_every and step % self.log_every == 0:
             self._log(step, loss, layer_norms)
+        if self._full and self._pending is not None:
+            # the step sampled to locate a NaN found none: report where it was first seen
+            self._once("watch.nonfinite", "", self._pending)
+        if self._full:
+            self._pending = None
         self._forwards = 0
         self.step_count += 1
+        self._full = self._sampled(self.step_count)
+
+    def _sampled(self, step: int) -> bool:
+        """Whether every module's activations and gradients are read at this step: the first
+        steps, one in `every`, each logged step, and the step after a NaN seen in the output or
+        the loss (to locate it). The steps between read the model's output and the loss only,
+        which keeps watch's cost per step low."""
+        return (
+            step < _FULL_FIRST
+            or step % self.every == 0
+            or bool(self.log_every and step % self.log_every == 0)
+            or self._pending is not None
+        )
 
     def _layer_norms(self) -> dict[str, float]:
         if not self._norms:
@@ -193,6 +270,20 @@ class Watch:
         if (check, key) not in self._reported:
             self._reported.add((check, key))
             self.findings.append(finding)
+            if check not in self._kinds:
+                self._kinds.add(check)
+                self._tell(finding)
+
+    def _tell(self, finding: Finding) -> None:
+        """Report a finding as it happens: a line on stderr (or log_file), an exception that
+        stops the run, or the user's callable."""
+        if callable(self.on_finding):
+            self.on_finding(finding)
+        elif self.on_finding == "raise":
+            raise TrainingFindingError(finding)
+        elif self.on_finding == "warn":
+            line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
+            print(line, file=sys.stderr, flush=True)
 
     def _check_nonfinite(self, step: int) -> None:
         if not self._flags:
@@ -207,24 +298,38 @@ class Watch:
         if first is not None:
             module, phase, _ = flags[first]
             values = {"step": step, "phase": phase, "module": module}
-            self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location=module))
+            self._nonfinite(Finding("watch.nonfinite", values, location=module))
+
+    def _nonfinite(self, finding: Finding) -> None:
+        """Reported at once on a sampled step; on a step between samples, kept until the next
+        step, sampled, says which module it starts in."""
+        if self._full:
+            self._once("watch.nonfinite", "", finding)
+        elif self._pending is None:
+            self._pending = finding
 
     def _check_loss(self, step: int, loss: float) -> None:
         if not math.isfinite(loss):
             values = {"step": step, "phase": _FORWARD, "module": "loss"}
-            self._once("watch.nonfinite", "", Finding("watch.nonfinite", values, location="loss"))
+            self._nonfinite(Finding("watch.nonfinite", values, location="loss"))
             return
+        # A spike is relative to the run's own scale: far above the recent median, and above
+        # twice the highest loss the run has had so far. A converging run's median falls while
+        # its noisiest batches (a mislabelled sample, a hard batch) still reach its early
+        # losses: 2.48 against a median of 0.45 is such a batch, not a spike.
         if len(self._losses) >= 10:
             median = statistics.median(self._losses)
-            if median > 0 and loss > self.spike_factor * median:
+            if median > 0 and loss > self.spike_factor * median and loss > 2 * self._top_loss:
                 values = {
                     "step": step,
                     "loss": f"{loss:.4g}",
                     "median": f"{median:.4g}",
                     "ratio": f"{loss / median:.1f}",
+                    "top": f"{self._top_loss:.4g}",
                 }
                 self._once("watch.loss-spike", "", Finding("watch.loss-spike", values))
         self._losses.append(loss)
+        self._top_loss = max(self._top_loss, loss)
 
     def _check_flow(self, step: int, norms: dict[str, float]) -> None:
         finite = {k: v for k, v in norms.items() if math.isfinite(v)}
@@ -307,9 +412,39 @@ class Watch:
 
 
 def _total(t: torch.Tensor) -> torch.Tensor:
-    """One read of the tensor, no sync: its sum is nan or inf exactly when an element is (a
-    finite float32 sum overflows only past 3e38; half precision is summed in float32)."""
-    return t.detach().sum(dtype=torch.float32 if t.dtype in _LOW else None)
+    """One read of the tensor, no sync, as a float32 scalar that is nan or inf exactly when an
+    element is (a finite float32 sum overflows only past 3e38; half precision is summed in
+    float32). A float64 or complex sum is read as `s - s`: 0 when finite, nan otherwise, so that a
+    large finite float64 value does not overflow float32."""
+    t = _dense(t.detach())
+    if t.dtype in _LOW:
+        return t.sum(dtype=torch.float32)
+    s = t.sum()
+    if s.dtype == torch.float32:
+        return s
+    s = s - s
+    return (torch.view_as_real(s).sum() if s.is_complex() else s).float()
+
+
+def _norm(grad: torch.Tensor) -> torch.Tensor | None:
+    """A gradient's norm, whatever its dtype (float64, bfloat16, complex: a real scalar, float32
+    at least) or layout (a sparse embedding's gradient); None for a layout it cannot read."""
+    try:
+        g = _dense(grad.detach())
+        if g.dtype in _LOW:
+            return torch.linalg.vector_norm(g, dtype=torch.float32)
+        return torch.linalg.vector_norm(g)
+    except (RuntimeError, NotImplementedError, TypeError):
+        return None
+
+
+def _dense(t: torch.Tensor) -> torch.Tensor:
+    """The stored values of a sparse tensor (its non-zeros decide finiteness and the norm)."""
+    if t.layout == torch.sparse_coo:
+        return t.coalesce().values()
+    if t.layout != torch.strided and not t.is_nested:
+        return t.values()  # CSR, CSC, BSR, BSC
+    return t
 
 
 _LOW = (torch.float16, torch.bfloat16)
@@ -322,8 +457,11 @@ def _label(name: str, module: nn.Module) -> str:
 
 
 def _floats(value: Any) -> list[torch.Tensor]:
+    """The float and complex tensors inside an activation (nested tensors are skipped: they have
+    no cheap sum)."""
     if isinstance(value, torch.Tensor):
-        return [value] if value.is_floating_point() else []
+        readable = (value.is_floating_point() or value.is_complex()) and not value.is_nested
+        return [value] if readable else []
     if isinstance(value, (tuple, list)):
         return [t for v in value for t in _floats(v)]
     if isinstance(value, dict):
@@ -352,6 +490,9 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     Options: every (sample gradient flow and memory every N steps, default 10), log_every (print
     a line `diagnoser train.log` reads every N steps, `[diagnoser:<label>] step 3 | loss ...`),
     log_file (default stderr), label (names the model in those lines; default its class name:
-    two watched models in one log are read apart), spike_factor, leak_min_mb. After the run,
-    `w.findings` holds what it saw."""
+    two watched models in one log are read apart), spike_factor, leak_min_mb, on_finding ("warn":
+    one line on stderr as soon as a kind of finding first appears, the default; "raise": stop the
+    run with a TrainingFindingError; "quiet"; or a callable that gets each Finding). Optimizers
+    holding the model's parameters are watched through torch's optimizer step hooks. After the
+    run, `w.findings` holds what it saw."""
     return Watch(model, **options)

@@ -53,7 +53,7 @@ class Match:
     entry: Entry
     score: int
     error: Error | None  # None for a symptom, which has no exception
-    method: str  # "signature" | "fuzzy" | "frames" | "log" | "phrase"
+    method: str  # "signature" | "fuzzy" | "frames" | "log" | "phrase" | "finding"
     signature: Signature | None = None
     values: dict[str, str] = field(default_factory=dict)
 
@@ -149,6 +149,8 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
     )
     for m in _symptom_matches(trace.text, index, has_exception):
+        keep(m)
+    for m in _finding_matches(trace.text, index):
         keep(m)
     ranked = sorted(_warnings_last(best.values()), key=lambda m: -m.score)
     return Diagnosis(trace, tuple(ranked))
@@ -411,6 +413,29 @@ def _own_errors(entry: Entry, errors: tuple[Error, ...]) -> tuple[Error, ...]:
     them when no signature recognises any (an entry known only by its phrases)."""
     own = tuple(e for e in errors if any(s.regex.search(e.message) for s in entry.signatures))
     return own or errors
+
+
+# A runtime check's finding as preflight and watch print it (runtime/findings.py, Finding.line):
+# `✗ watch.step-no-update: optimizer.step() changed ...  [optimizer-step-no-update]`. The check
+# has already decided which entry it saw; pasted back, the line names that entry.
+_FINDING_LINE = compile_cached(
+    r"(?m)^[^\S\n]*(?:\[diagnoser:[^\]\n]{1,80}\][^\S\n]*|[\w.]*TrainingFindingError:[^\S\n]*)?"
+    r"[✗!i][^\S\n]+"
+    r"(?:watch|optim|grad|data|model|loss)\.[a-z0-9.-]+:[^\n]*?[^\S\n]\[(?P<entry>[a-z0-9][a-z0-9-]*)\]"
+    r"[^\S\n]*$"
+)
+_FINDING_SCORE = 95
+
+
+def _finding_matches(text: str, index: Index) -> list[Match]:
+    if "]" not in text:
+        return []
+    out: list[Match] = []
+    for found in _FINDING_LINE.finditer(text):
+        entry = index.by_id.get(found["entry"])  # decoded only for a text with a finding
+        if entry is not None and all(m.entry is not entry for m in out):
+            out.append(Match(entry, _FINDING_SCORE - min(len(out), 5), None, "finding"))
+    return out
 
 
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:

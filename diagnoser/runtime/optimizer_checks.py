@@ -1,0 +1,213 @@
+"""watch's optimizer checks, through torch's global optimizer step hooks: they see every optimizer
+that holds a parameter of the watched model, with nothing to pass to watch.
+
+- every parameter the optimizer holds is frozen: its steps cannot change anything;
+- a step that leaves (nearly) every weight it had a gradient for unchanged, in every group or in
+  some: float16/bfloat16 weights whose updates round away, a broken custom optimizer;
+- a frozen parameter (requires_grad=False) that a step changes anyway: momentum and weight decay
+  keep moving a parameter whose gradient is a zero tensor rather than None;
+- stale gradients: a parameter whose `.grad` still holds the last step's gradient when the next
+  backward adds to it (optimizer.zero_grad() missing).
+
+Cheap: the weights are compared on sampled steps only (the first three of each optimizer, then
+one in `every`), and on a few parameters of each group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from .findings import Finding
+
+_SAMPLED_PER_GROUP = 4  # parameters compared before and after a sampled step, per group
+_FIRST_STEPS = 3
+_MOVED_AT_LEAST = 0.1  # a step that moves fewer of the weights with a gradient changes nothing
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.3g}"
+
+
+class OptimizerChecks:
+    def __init__(
+        self,
+        params: dict[int, str],
+        report: Callable[[str, str, Finding], None],
+        step_of: Callable[[], int],
+        every: int,
+    ) -> None:
+        self._params = params  # id(parameter) -> its name in the model
+        self._report = report  # (check, key, finding): once per check and key
+        self._step_of = step_of
+        self._every = every
+        self._steps: dict[int, int] = {}  # id(optimizer) -> steps seen
+        # (group index, name, parameter, its values and its gradient before the step)
+        self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
+        self._before = {}
+        self._probe: dict[int, str] = {}  # id(parameter) -> name: its next gradient must be new
+        self._handles: list[Any] = []
+        self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
+
+    def attach(self) -> None:
+        from torch.optim.optimizer import (
+            register_optimizer_step_post_hook,
+            register_optimizer_step_pre_hook,
+        )
+
+        self._handles = [
+            register_optimizer_step_pre_hook(self._pre),
+            register_optimizer_step_post_hook(self._post),
+        ]
+
+    def detach(self) -> None:
+        for h in self._handles:
+            h.remove()
+        self._handles.clear()
+
+    # the hooks ----------------------------------------------------------------------------
+
+    def _held(self, optimizer: torch.optim.Optimizer) -> list[tuple[int, str, torch.Tensor]]:
+        """The model's parameters the optimizer holds, with their group: computed again only when
+        the groups change (add_param_group), not at every step of a model with many tensors."""
+        shape = tuple(len(group["params"]) for group in optimizer.param_groups)
+        cached = self._held_by.get(id(optimizer))
+        if cached is not None and cached[0] == shape:
+            return cached[1]
+        held = [
+            (g, self._params[id(p)], p)
+            for g, group in enumerate(optimizer.param_groups)
+            for p in group["params"]
+            if id(p) in self._params
+        ]
+        self._held_by[id(optimizer)] = (shape, held)
+        return held
+
+    def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        try:
+            self._before_step(optimizer)
+        except (RuntimeError, TypeError, ValueError):
+            self._before.pop(id(optimizer), None)  # a check never stops the training
+
+    def _post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        try:
+            self._after_step(optimizer)
+        except (RuntimeError, TypeError, ValueError):
+            pass
+        finally:
+            self._before.pop(id(optimizer), None)
+
+    def _before_step(self, optimizer: torch.optim.Optimizer) -> None:
+        held = self._held(optimizer)
+        if not held:
+            return  # another model's optimizer
+        n = self._steps.get(id(optimizer), 0)
+        self._steps[id(optimizer)] = n + 1
+        if n == 0 and not any(p.requires_grad for _, _, p in held):
+            values = {"count": len(held), "params": _listed([name for _, name, _ in held])}
+            self._report(
+                "watch.optim-frozen", str(id(optimizer)), Finding("watch.optim-frozen", values)
+            )
+        if n >= _FIRST_STEPS and n % self._every:
+            return
+        candidates: dict[tuple[int, bool], list[tuple[int, str, torch.Tensor]]] = {}
+        for g, name, p in held:
+            grad = p.grad
+            if grad is not None and grad.layout == torch.strided and not grad.is_nested:
+                candidates.setdefault((g, p.requires_grad), []).append((g, name, p))
+        sampled = []
+        for group in candidates.values():  # spread over the group: first, last and between
+            for g, name, p in _spread(group, _SAMPLED_PER_GROUP):
+                assert p.grad is not None
+                sampled.append((g, name, p, p.detach().clone(), p.grad.detach().clone()))
+        self._before[id(optimizer)] = sampled
+
+    def _after_step(self, optimizer: torch.optim.Optimizer) -> None:
+        sampled = self._before.get(id(optimizer))
+        if sampled is None:
+            return  # not a sampled step
+        # the next backward must find this gradient cleared (or None)
+        first = next(((name, p) for _, name, p, _, _ in sampled if p.requires_grad), None)
+        if first is not None:
+            self._probe[id(first[1])] = first[0]
+        if not sampled:
+            return
+        step = self._step_of()
+        moved: dict[int, list[float]] = {}  # group -> [weights with a gradient, moved]
+        # a group moves when one of its sampled tensors moves: the others may have gradients too
+        # small to show in their dtype (vanishing gradients, which grad-vanishing reports)
+        moving: set[int] = set()
+        for g, name, p, before, grad in sampled:
+            changed = p.detach() != before
+            if not p.requires_grad:
+                if bool(changed.any()):
+                    values = {"param": name, "step": step, "optimizer": type(optimizer).__name__}
+                    finding = Finding("watch.frozen-changed", values, location=name)
+                    self._report("watch.frozen-changed", "", finding)
+                continue
+            lr = optimizer.param_groups[g].get("lr", 1.0)
+            if not isinstance(lr, (int, float, torch.Tensor)) or float(lr) == 0:
+                continue  # a warm-up from 0 moves nothing, by design
+            live = grad != 0
+            count = int(live.sum())
+            if count:
+                total = moved.setdefault(g, [0.0, 0.0])
+                shifted = int((changed & live).sum())
+                total[0] += count
+                total[1] += shifted
+                if shifted >= _MOVED_AT_LEAST * count:
+                    moving.add(g)
+        stuck = [g for g in moved if g not in moving]
+        if not stuck:
+            return
+        groups = optimizer.param_groups
+        lrs = "/".join(sorted({_fmt(float(groups[g]["lr"])) for g in stuck}))
+        dtypes = sorted(
+            {str(p.dtype).removeprefix("torch.") for g, _, p, _, _ in sampled if g in stuck}
+        )
+        share = sum(moved[g][1] for g in stuck) / sum(moved[g][0] for g in stuck)
+        which = (
+            {"en": "every parameter group", "zh": "所有参数组"}
+            if len(stuck) == len(moved)
+            else {
+                "en": f"group {', '.join(map(str, stuck))} of {len(groups)}",
+                "zh": f"{len(groups)} 个参数组中的第 {', '.join(map(str, stuck))} 组",
+            }
+        )
+        values = {
+            "step": step,
+            "optimizer": type(optimizer).__name__,
+            "which": which,
+            "share": f"{100 * share:.2g}",
+            "lr": lrs,
+            "dtype": ", ".join(dtypes),
+        }
+        self._report("watch.step-no-update", "", Finding("watch.step-no-update", values))
+
+    # stale gradients: called from watch's parameter hook, before the new gradient accumulates
+
+    def probed(self, p: torch.Tensor) -> bool:
+        return id(p) in self._probe
+
+    def check_stale(self, p: torch.Tensor) -> None:
+        name = self._probe.pop(id(p), None)
+        if name is None or p.grad is None:
+            return
+        grad = p.grad
+        if grad.layout == torch.strided and not grad.is_nested and bool(grad.detach().any()):
+            values = {"param": name, "step": self._step_of()}
+            self._report("watch.stale-grad", "", Finding("watch.stale-grad", values, location=name))
+
+
+def _spread(items: list[Any], n: int) -> list[Any]:
+    """n items spread evenly over the list, its first and last among them."""
+    if len(items) <= n:
+        return items
+    return [items[round(i * (len(items) - 1) / (n - 1))] for i in range(n)]
+
+
+def _listed(names: list[str], shown: int = 5) -> str:
+    more = f" (+{len(names) - shown})" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more

@@ -1,0 +1,186 @@
+"""watch's optimizer checks (through torch's optimizer step hooks) and its live findings: each
+catches a broken loop on a tiny model and stays silent on a healthy one."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+nn = torch.nn
+
+from diagnoser import preflight, watch  # noqa: E402
+from diagnoser.runtime.findings import TrainingFindingError  # noqa: E402
+
+
+def _mlp(dtype: torch.dtype = torch.float32) -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(8, 32), nn.ReLU(), nn.Linear(32, 3)).to(dtype)
+
+
+def _loop(model, opt, steps=6, zero_grad=True, dtype=torch.float32, **options):
+    g = torch.Generator().manual_seed(1)
+    with watch(model, on_finding="quiet", **options) as w:
+        for _ in range(steps):
+            x = torch.randn(16, 8, generator=g).to(dtype)
+            y = torch.randint(0, 3, (16,), generator=g)
+            if zero_grad:
+                opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(x).float(), y)
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    return w
+
+
+def _checks(w) -> list[str]:
+    return [f.check for f in w.findings]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9),
+        lambda p: torch.optim.AdamW(p, lr=1e-3),
+        lambda p: torch.optim.Adam(
+            p, lr=0.0
+        ),  # a rate of 0 (a warm-up's first step) is no bug here
+    ],
+)
+def test_healthy_optimizers_are_silent(make) -> None:
+    model = _mlp()
+    assert _loop(model, make(model.parameters())).findings == []
+
+
+def test_bfloat16_weights_whose_updates_round_away() -> None:
+    model = _mlp(torch.bfloat16)
+    w = _loop(model, torch.optim.AdamW(model.parameters(), lr=1e-5), dtype=torch.bfloat16)
+    [finding] = w.findings
+    assert finding.check == "watch.step-no-update" and finding.entry == "optimizer-step-no-update"
+    assert finding.values["step"] == 0 and finding.values["dtype"] == "bfloat16"
+    assert "权重不更新" in finding.message("zh")
+
+
+def test_one_group_that_never_moves() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(
+        [{"params": model[0].parameters()}, {"params": model[2].parameters(), "lr": 1e-30}],
+        lr=0.1,
+    )
+    [finding] = _loop(model, opt).findings
+    assert finding.check == "watch.step-no-update"
+    assert finding.values["which"]["en"] == "group 1 of 2"
+
+
+def test_every_held_parameter_frozen() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model[0].parameters(), lr=0.1)
+    model[0].requires_grad_(False)
+    w = _loop(model, opt)
+    assert _checks(w) == ["watch.optim-frozen"]
+    assert w.findings[0].entry == "optimizer-step-no-update"
+
+
+def test_preflight_does_not_pass_a_step_over_frozen_parameters() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model[0].parameters(), lr=0.1)  # the stem only
+    model[0].requires_grad_(False)  # ...and then the stem is frozen
+    x, y = torch.randn(16, 8), torch.arange(16) % 3
+    report = preflight(model, (x, y), nn.CrossEntropyLoss(), opt)
+    assert "optim.frozen" in {f.check for f in report.findings}, report.to_text("en")
+    assert "an optimizer step changes the weights" not in report.to_text("en")
+
+
+def test_frozen_layers_moved_by_momentum() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-2)
+    _loop(model, opt, steps=2)  # train everything first: momentum buffers fill
+    model[0].requires_grad_(False)  # then freeze the stem, keeping the optimizer
+    for p in model[0].parameters():
+        p.grad = torch.zeros_like(p)  # zero_grad(set_to_none=False) leaves zeros, not None
+    g = torch.Generator().manual_seed(2)
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(3):
+            opt.zero_grad(set_to_none=False)
+            loss = model(torch.randn(16, 8, generator=g)).pow(2).mean()
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    assert _checks(w) == ["watch.frozen-changed"]
+    assert w.findings[0].entry == "frozen-layers-trained"
+
+
+def test_stale_gradients_without_zero_grad() -> None:
+    model = _mlp()
+    w = _loop(model, torch.optim.SGD(model.parameters(), lr=0.01), zero_grad=False)
+    assert _checks(w) == ["watch.stale-grad"]
+    assert w.findings[0].values["step"] == 1 and w.findings[0].entry == "stale-gradients"
+
+
+def test_accumulating_over_micro_batches_is_no_stale_gradient() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    with watch(model, on_finding="quiet") as w:
+        for step in range(8):
+            loss = model(torch.randn(4, 8)).pow(2).mean() / 4
+            loss.backward()
+            if step % 4 == 3:
+                opt.step()
+                opt.zero_grad()
+            w.step(loss)
+    assert w.findings == []
+
+
+def test_live_findings_warn_once_per_kind(capsys: pytest.CaptureFixture[str]) -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    g = torch.Generator().manual_seed(1)
+    with watch(model, label="student") as w:
+        for _ in range(6):
+            loss = model(torch.randn(16, 8, generator=g)).pow(2).mean()
+            loss.backward()  # no zero_grad
+            opt.step()
+            w.step(loss)
+    err = capsys.readouterr().err.splitlines()
+    lines = [line for line in err if "watch.stale-grad" in line]
+    assert len(lines) == 1 and lines[0].startswith("[diagnoser:student] ✗ watch.stale-grad")
+    assert lines[0].endswith("[stale-gradients]")
+
+
+def test_live_findings_raise_or_call() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    raised = pytest.raises(TrainingFindingError, match=r"\[stale-gradients\]")
+    with raised as info, watch(model, on_finding="raise"):
+        for _ in range(4):
+            model(torch.randn(16, 8)).pow(2).mean().backward()
+            opt.step()
+    assert info.value.finding.check == "watch.stale-grad"
+    seen = []
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    with watch(model, on_finding=seen.append):
+        for _ in range(4):
+            model(torch.randn(16, 8)).pow(2).mean().backward()
+            opt.step()
+    assert [f.check for f in seen] == ["watch.stale-grad"]
+    with pytest.raises(ValueError, match="on_finding"):
+        watch(model, on_finding="loud")
+
+
+def test_a_raised_finding_is_explained_by_the_diagnoser() -> None:
+    import traceback
+
+    from diagnoser.knowledge.index import load_index
+    from diagnoser.text.match import diagnose
+
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    try:
+        with watch(model, on_finding="raise"):
+            for _ in range(4):
+                model(torch.randn(16, 8)).pow(2).mean().backward()
+                opt.step()
+    except TrainingFindingError as exc:
+        text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    best = diagnose(text, load_index()).best
+    assert best is not None and best.entry.id == "stale-gradients"
