@@ -78,7 +78,7 @@ def dropout_training_at_eval(
     model: nn.Module, layers: list[tuple[str, nn.Module]], step: int
 ) -> Finding | None:
     """For a forward of `model` in eval mode: its Dropout layers still in train mode."""
-    training = [n for n, m in layers if m.training and m.p > 0]
+    training = [n for n, m in layers if m.training and float(getattr(m, "p", 0.0)) > 0]
     if not training:
         return None
     shown = ", ".join(training[:5]) + (f" (+{len(training) - 5})" if len(training) > 5 else "")

@@ -257,9 +257,10 @@ class _Run:
         for i, b in enumerate(self.batches):
             for name, t in tensors(b.inputs, "inputs"):
                 where = {"en": f"the {name} of batch {i}", "zh": f"第 {i} 个 batch 的 {name}"}
-                t = _stored_values(t)
-                if t is None or not t.is_floating_point() or t.numel() == 0:
+                stored = _stored_values(t)
+                if stored is None or not stored.is_floating_point() or stored.numel() == 0:
                     continue
+                t = stored
                 bad = int((~torch.isfinite(t)).sum())
                 if bad:
                     self.add(

@@ -32,4 +32,4 @@ def step(optimizer: torch.optim.Optimizer, loss_of: Callable[[], torch.Tensor]) 
         loss.backward()
         return loss
 
-    return optimizer.step(closure)
+    return optimizer.step(closure)  # type: ignore[arg-type]  # torch's stub says float; it passes the closure's value through

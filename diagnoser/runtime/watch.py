@@ -432,8 +432,8 @@ def _norm(grad: torch.Tensor) -> torch.Tensor | None:
     try:
         g = _dense(grad.detach())
         if g.dtype in _LOW:
-            return torch.linalg.vector_norm(g, dtype=torch.float32)
-        return torch.linalg.vector_norm(g)
+            return torch.linalg.vector_norm(g, dtype=torch.float32)  # type: ignore[no-any-return]
+        return torch.linalg.vector_norm(g)  # type: ignore[no-any-return]
     except (RuntimeError, NotImplementedError, TypeError):
         return None
 
