@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import Context, keyword, method_call, name_of, receiver
+from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 _MODEL_USES = (
@@ -256,8 +256,28 @@ with torch.amp.autocast("cuda"):
 def amp_deprecated_api(ctx: Context) -> Iterator[Hit]:
     for call in ctx.calls:
         new = _AMP_OLD.get(ctx.qualname(call.func) or "")
-        if new:
+        if new and not _fallback(ctx, call):
             yield Hit(call.func, {"new": new})
+
+
+def _fallback(ctx: Context, call: ast.Call) -> bool:
+    """The old name in the `except` of a `try` that uses the new one (open_clip: `try:
+    torch.amp.GradScaler(device=device)` / `except (AttributeError, TypeError):
+    torch.cuda.amp.GradScaler()`): it only runs on a torch too old for the new API."""
+    for a in ctx.ancestors(call):
+        if isinstance(a, ast.ExceptHandler):
+            handler_try = ctx.parents.get(a)
+            if isinstance(handler_try, ast.Try) and any(
+                isinstance(n, ast.Call | ast.Attribute)
+                and (ctx.qualname(n.func if isinstance(n, ast.Call) else n) or "").startswith(
+                    ("torch.amp.", "torch.autocast")
+                )
+                for n in ctx.walk_local(handler_try.body)
+            ):
+                return True
+        elif isinstance(a, FUNCTIONS):
+            return False
+    return False
 
 
 _REMOVED = {

@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 
 from ..knowledge.regex_cache import compile_cached
-from .context import Context, keyword, method_call, name_of, receiver
+from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 _REORDER = ("transpose", "permute", "t", "swapaxes", "swapdims", "movedim")
@@ -197,6 +197,8 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
         if detached:
             continue
         if isinstance(base, ast.Attribute) and base.attr in ("weight", "bias"):
+            if _foreign_module(ctx, base):
+                continue
             yield Hit(call, {"what": {"en": "a parameter", "zh": "参数"}})
         elif _model_output(ctx, base) and not ctx.under_no_grad(call):
             yield Hit(call, {"what": {"en": "the model's output", "zh": "模型的输出"}})
@@ -215,6 +217,27 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
                         }
                     },
                 )
+
+
+_MODEL_WORDS = ("model", "net", "module", "layer", "linear", "conv", "fc", "encoder", "decoder")
+
+
+def _foreign_module(ctx: Context, node: ast.Attribute) -> bool:
+    """`w.bias.numpy()` where `w` is a parameter of the function that holds it, named as no model
+    is: a module handed in from elsewhere, typically a checkpoint's (yolov5's models/tf.py reads
+    `w.conv.weight.numpy()` off an EMA model whose parameters have requires_grad=False)."""
+    root: ast.AST = node
+    while isinstance(root, ast.Attribute | ast.Call | ast.Subscript):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    if not isinstance(root, ast.Name) or root.id == "self":
+        return False
+    scope = ctx.scope_of(node)
+    values = ctx.bindings(scope).get(root.id, [])
+    if not values or any(v is not None for v in values) or not isinstance(scope, FUNCTIONS):
+        return False
+    a = scope.args
+    params = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+    return root.id in params and not any(w in root.id.lower() for w in _MODEL_WORDS)
 
 
 def _model_output(ctx: Context, node: ast.AST) -> bool:
@@ -428,6 +451,10 @@ def tensor_move_discarded(ctx: Context) -> Iterator[Hit]:
 # A drive letter, then a backslash or the control character a backslash escape turned it into.
 _DRIVE = compile_cached(r"^[A-Za-z]:[\\\a\b\t\n\v\f\r]")
 _CONTROL = compile_cached(r"[\a\b\t\n\v\f\r]")
+_PATH_KEYWORDS = frozenset(
+    {"f", "file", "path", "filepath", "filepath_or_buffer", "fname", "filename", "root", "dir",
+     "name", "fp", "pretrained", "checkpoint", "checkpoint_path", "weights"}
+)  # fmt: skip
 _PATH_FUNCS = (
     "open",
     "load",
@@ -508,9 +535,20 @@ def windows_path_escape(ctx: Context) -> Iterator[Hit]:
 
 def _path_argument(ctx: Context, node: ast.AST, parent: ast.AST | None) -> bool:
     if isinstance(parent, ast.keyword):
+        # `read_csv(path, sep="\t")`: a separator, a line terminator, never the path
+        if parent.arg not in _PATH_KEYWORDS:
+            return False
         parent = ctx.parents.get(parent)
+    elif (
+        isinstance(parent, ast.Call)
+        and not (parent.args and parent.args[0] is node)
+        and not (isinstance(parent.func, ast.Attribute) and parent.func.attr in ("join", "Path"))
+    ):
+        return False  # the path is the first argument; a later one is a mode, a separator...
     if not isinstance(parent, ast.Call):
         return False
+    if not _CONTROL.sub("", str(getattr(node, "value", ""))).strip():
+        return False  # nothing but control characters: "\t" is meant as a tab
     f = parent.func
     called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
     return called in _PATH_FUNCS

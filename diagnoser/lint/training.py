@@ -109,8 +109,10 @@ def missing_zero_grad(ctx: Context) -> Iterator[Hit]:
     # innermost loops first, so that a step is reported once, in the loop that lacks zero_grad
     for loop in sorted(ctx.loops, key=lambda n: -n.lineno):
         nodes = list(ctx.walk_local(loop.body))
-        if any(is_zero_grad(n) for n in nodes) or not any(is_backward(ctx, n) for n in nodes):
+        if not any(is_backward(ctx, n) for n in nodes):
             continue
+        if any(is_zero_grad(n) for n in ctx.walk_calls_into(loop.body)):
+            continue  # zero_grad here, or in a helper of this file the loop calls
         for n in nodes:
             if is_step(ctx, n) and n not in seen:
                 seen.add(n)
