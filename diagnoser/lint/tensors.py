@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from ..knowledge.regex_cache import compile_cached
 from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
+from .flow import flow
 from .rule import Hit, rule
 
 _REORDER = ("transpose", "permute", "t", "swapaxes", "swapdims", "movedim")
@@ -200,9 +201,11 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
             if _foreign_module(ctx, base):
                 continue
             yield Hit(call, {"what": {"en": "a parameter", "zh": "参数"}})
-        elif _model_output(ctx, base) and not ctx.under_no_grad(call):
+            continue
+        if _model_output(ctx, base) and not ctx.under_no_grad(call):
             yield Hit(call, {"what": {"en": "the model's output", "zh": "模型的输出"}})
-        elif isinstance(base, ast.Name):
+            continue
+        if isinstance(base, ast.Name):
             scope = ctx.scope_of(call)
             if scope not in backwarded:
                 backwarded[scope] = _backwarded_names(ctx, scope)
@@ -217,6 +220,11 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
                         }
                     },
                 )
+                continue
+        if not ctx.under_no_grad(call) and flow(ctx).requires_grad(base):
+            yield Hit(call, {"what": {"en": "a tensor computed from one created with "
+                                      "requires_grad=True", "zh": "由 requires_grad=True 的张量"
+                                      "算出来的结果"}})  # fmt: skip
 
 
 _MODEL_WORDS = ("model", "net", "module", "layer", "linear", "conv", "fc", "encoder", "decoder")
@@ -320,7 +328,7 @@ def numpy_on_cuda_tensor(ctx: Context) -> Iterator[Hit]:
         if (
             method_call(call, "numpy") is not None
             and not call.args
-            and _on_cuda(ctx, receiver(call))
+            and (_on_cuda(ctx, receiver(call)) or flow(ctx).on_cuda(receiver(call)))
         ):
             yield Hit(call)
 

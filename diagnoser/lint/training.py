@@ -574,9 +574,36 @@ def plateau_step_without_metric(ctx: Context) -> Iterator[Hit]:
             method_call(call, "step")
             and not call.args
             and not call.keywords
-            and ctx.instance_of(receiver(call), plateau)
+            and (
+                ctx.instance_of(receiver(call), plateau)
+                or _maybe_plateau(ctx, call, plateau)
+            )
         ):
             yield Hit(call)
+
+
+def _maybe_plateau(ctx: Context, call: ast.Call, plateau: frozenset[str]) -> bool:
+    """The scheduler is a ReduceLROnPlateau on one path (chosen in an if/else, from a config),
+    stepped without a metric by code that does not tell the two apart: no `step(metric)` on the
+    same name anywhere in the file, no `if` around the call that asks which scheduler it is."""
+    from .flow import flow
+
+    target = receiver(call)
+    built = flow(ctx).classes(target)
+    if not built or not built & plateau:
+        return False
+    n = name_of(target)
+    if any(
+        method_call(c, "step") and (c.args or c.keywords) and name_of(receiver(c)) == n
+        for c in ctx.calls
+    ):
+        return False
+    for a in ctx.ancestors(call):
+        if isinstance(a, ast.If | ast.IfExp):
+            test = ast.unparse(a.test).lower()
+            if "plateau" in test or "isinstance" in test or "sched" in test:
+                return False
+    return True
 
 
 @rule(
