@@ -62,6 +62,21 @@ def _view_must_copy(reorder: ast.expr, view: ast.Call) -> bool:
         return False
     if len(args) == 1 and _ints(view) == [-1]:
         return True
+    if (
+        len(args) == 2
+        and isinstance(args[1], ast.UnaryOp)
+        and _ints(ast.Call(func=view.func, args=[args[1]], keywords=[])) == [-1]
+        and isinstance(reorder, ast.Call)
+    ):
+        # `.view(b, -1)` merges every dimension after the first: impossible when two of them
+        # were swapped (`transpose(1, 2)`, `permute(0, 2, 1)`), whatever the sizes but size 1
+        dims = _ints(reorder)
+        name = reorder.func.attr  # type: ignore[attr-defined]
+        if name in ("transpose", "swapaxes", "swapdims"):
+            return dims is not None and len(dims) == 2 and min(dims) >= 1 and dims[0] != dims[1]
+        if name == "permute" and dims and all(d >= 0 for d in dims):
+            rest = dims[1:]
+            return len(rest) >= 2 and rest != list(range(rest[0], rest[0] + len(rest)))
     if len(args) != 3 or not isinstance(reorder, ast.Call):
         return False
     dims = _ints(reorder)
