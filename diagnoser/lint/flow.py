@@ -30,11 +30,15 @@ LINEAR_MODULES = frozenset(
 # methods that return the same module, or a tensor with the same last operation and device
 _SAME_MODULE = frozenset(("to", "cuda", "cpu", "float", "half", "double", "train", "eval",
                           "requires_grad_", "bfloat16"))  # fmt: skip
-_SAME_VALUE = frozenset(("squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous",
-                         "float", "double", "half", "clone", "permute", "transpose", "t"))  # fmt: skip
+_SAME_VALUE = frozenset(
+    ("squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous", "float", "double",
+     "half", "clone", "permute", "transpose", "t")
+)  # fmt: skip
 # tensor methods whose result no longer requires grad
-_DETACHING = frozenset(("detach", "item", "tolist", "numpy", "argmax", "argmin", "eq", "ne", "gt",
-                        "lt", "ge", "le", "long", "int", "bool", "size", "dim", "sign"))  # fmt: skip
+_DETACHING = frozenset(
+    ("detach", "item", "tolist", "numpy", "argmax", "argmin", "eq", "ne", "gt", "lt", "ge", "le",
+     "long", "int", "bool", "size", "dim", "sign")
+)  # fmt: skip
 _TORCH_CTORS = frozenset(("tensor", "randn", "rand", "zeros", "ones", "empty", "full", "arange",
                           "linspace", "eye", "randn_like", "zeros_like", "ones_like",
                           "rand_like", "empty_like", "full_like"))  # fmt: skip
@@ -323,7 +327,7 @@ class Flow:
         return False
 
     def is_cuda_device(self, node: ast.AST, depth: int = 0) -> bool:
-        """"cuda", "cuda:0", torch.device("cuda"), a name bound to one of those, or a conditional
+        """ "cuda", "cuda:0", torch.device("cuda"), a name bound to one of those, or a conditional
         such as `"cuda" if torch.cuda.is_available() else "cpu"` (on any GPU machine, CUDA)."""
         if depth > _DEPTH:
             return False
@@ -383,9 +387,7 @@ class Flow:
                 return not node.args or (
                     isinstance(node.args[0], ast.Constant) and node.args[0].value is True
                 )
-            if self.requires_grad(f.value, depth + 1):
-                return True
-            return False
+            return self.requires_grad(f.value, depth + 1)
         if q.startswith("torch.") and q.count(".") == 1 and q[6:] not in _DETACHING:
             return any(self.requires_grad(a, depth + 1) for a in node.args)
         return False
@@ -405,9 +407,11 @@ def _returns(ctx: Context, fn: ast.AST) -> list[ast.expr]:
 
 def _declares(scope: ast.AST, name: str, local: bool) -> bool:
     """`global name` / `nonlocal name` in the function (the name is then not simply global)."""
-    return any(
-        isinstance(n, ast.Nonlocal) and name in n.names for n in ast.walk(scope)
-    ) if local else False
+    return (
+        any(isinstance(n, ast.Nonlocal) and name in n.names for n in ast.walk(scope))
+        if local
+        else False
+    )
 
 
 def _setattr_self(call: ast.Call) -> bool:

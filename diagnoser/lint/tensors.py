@@ -581,3 +581,42 @@ def _is_raw(ctx: Context, node: ast.Constant) -> bool:
     line = ctx.lines[node.lineno - 1].encode("utf-8")[node.col_offset : node.col_offset + 3]
     prefix = line.decode("utf-8", "replace").split('"', 1)[0].split("'", 1)[0]
     return "r" in prefix.lower()
+
+
+@rule(
+    "TD035",
+    "windows-path-unicode-escape",
+    "windows-path-escape",
+    message={
+        "en": "`{code}`: SyntaxError, `\\U` or `\\N` in a normal string starts a unicode escape "
+        '(a Windows path such as "C:\\Users\\..."); use a raw string r"..." or forward slashes',
+        "zh": "`{code}`：SyntaxError，普通字符串里的 `\\U` 或 `\\N` 会被当成 unicode 转义"
+        '（比如 Windows 路径 "C:\\Users\\..."）；用原始字符串 r"..." 或者正斜杠',
+    },
+    why={
+        "en": "In a normal string `\\U` must be followed by eight hex digits and `\\N` by a "
+        'character name in braces. A Windows path such as `"C:\\Users\\me\\data.csv"` is '
+        'therefore not even valid Python: the file fails to compile with "SyntaxError: (unicode '
+        "error) 'unicodeescape' codec can't decode bytes in position 2-3: truncated "
+        '\\UXXXXXXXX escape", before a single line runs.',
+        "zh": "普通字符串里的 `\\U` 后面必须跟 8 位十六进制数字，`\\N` 后面必须跟花括号里的字符名"
+        '。所以 `"C:\\Users\\me\\data.csv"` 这样的 Windows 路径根本不是合法的 Python：整个文件'
+        "编译失败，报 \"SyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes in "
+        'position 2-3: truncated \\UXXXXXXXX escape"，一行都不会执行。',
+    },
+    fix={
+        "en": 'Write `r"C:\\Users\\me\\data.csv"`, or `"C:/Users/me/data.csv"`, or double each '
+        "backslash.",
+        "zh": '写成 `r"C:\\Users\\me\\data.csv"`，或者 `"C:/Users/me/data.csv"`，或者把每个反斜杠'
+        "写两遍。",
+    },
+    bad=r"""
+data = open("C:\Users\me\data.csv")
+""",
+    good=r"""
+data = open(r"C:\Users\me\data.csv")
+""",
+)
+def windows_path_unicode_escape(ctx: Context) -> Iterator[Hit]:
+    """Reported by the engine from the parser's SyntaxError: a file that has one never parses."""
+    return iter(())

@@ -574,10 +574,7 @@ def plateau_step_without_metric(ctx: Context) -> Iterator[Hit]:
             method_call(call, "step")
             and not call.args
             and not call.keywords
-            and (
-                ctx.instance_of(receiver(call), plateau)
-                or _maybe_plateau(ctx, call, plateau)
-            )
+            and (ctx.instance_of(receiver(call), plateau) or _maybe_plateau(ctx, call, plateau))
         ):
             yield Hit(call)
 
