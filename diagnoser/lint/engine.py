@@ -141,7 +141,7 @@ def _syntax_error(
             found = _string_at(text)
             if found is not None and not _silenced(source.splitlines(), line, rule.code):
                 code, entry = rule.code, rule.entry
-                message = rule.message[lang].format(code=found[0])
+                message = rule.message[lang].format(code=found[0][:60])
                 col = found[1] + 1
     else:  # a null byte in the source
         line, col, message = 1, 1, f"SyntaxError: {e}"
@@ -155,7 +155,7 @@ def _string_at(text: str) -> tuple[str, int] | None:
     0-based column (the parser's offset points past it, differently across versions)."""
     for m in _STRING.finditer(text):
         if "r" not in m.group("prefix").lower() and _BAD_UNICODE.search(m.group("body")):
-            return m.group()[:60], m.start()
+            return m.group(), m.start()
     return None
 
 
