@@ -57,6 +57,9 @@ class Flow:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self._classes: dict[str, ast.ClassDef] | None = None
+        self._attrs: dict[tuple[ast.ClassDef, str], list[ast.expr] | None] = {}
+        self._class_memo: dict[ast.AST, set[str] | None] = {}
+        self._assigned: dict[ast.ClassDef, dict[str, list[ast.AST]]] = {}
 
     # bindings ------------------------------------------------------------------------------
 
@@ -72,10 +75,9 @@ class Flow:
                 return [near]
             scope = ctx.scope_of(node)
             bound = ctx.bindings(scope).get(node.id)
-            if bound is None and scope is not ctx.tree:
-                if _declares(scope, node.id, local=True):
-                    return None
-                bound = ctx.bindings(ctx.tree).get(node.id)
+            while bound is None and scope is not ctx.tree:  # a closure's, else a global
+                scope = ctx.scope_of(scope)
+                bound = ctx.bindings(scope).get(node.id)
             if not bound or any(v is None for v in bound):
                 return None
             return list(bound)  # type: ignore[arg-type]
@@ -87,24 +89,40 @@ class Flow:
             cls = next((a for a in ctx.ancestors(node) if isinstance(a, ast.ClassDef)), None)
             if cls is None:
                 return None
-            found: list[ast.expr] = []
-            for n in ast.walk(cls):
-                if isinstance(n, ast.Assign) and any(
-                    name_of(t) == f"self.{node.attr}" for t in n.targets
-                ):
-                    if len(n.targets) != 1 or not isinstance(n.targets[0], ast.Attribute):
-                        return None
-                    found.append(n.value)
-                elif isinstance(n, ast.AnnAssign | ast.AugAssign) and (
-                    name_of(n.target) == f"self.{node.attr}"
-                ):
-                    if n.value is None or isinstance(n, ast.AugAssign):
-                        return None
-                    found.append(n.value)
-                elif isinstance(n, ast.Call) and _setattr_self(n):
-                    return None  # setattr(self, name, ...): could be anything
-            return found or None
+            key = (cls, node.attr)
+            if key not in self._attrs:
+                self._attrs[key] = self._self_values(cls, node.attr)
+            return self._attrs[key]
         return None
+
+    def _self_values(self, cls: ast.ClassDef, attr: str) -> list[ast.expr] | None:
+        """Every `self.<attr> = value` of the class; None if any is not a plain assignment."""
+        if cls not in self._assigned:
+            per: dict[str, list[ast.AST]] = {}
+            for n in ast.walk(cls):
+                if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                    targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+                    for t in targets:
+                        k = name_of(t)
+                        if k and k.startswith("self."):
+                            per.setdefault(k[5:], []).append(n)
+                elif isinstance(n, ast.Call) and _setattr_self(n):
+                    per.setdefault("*", []).append(n)
+            self._assigned[cls] = per
+        per = self._assigned[cls]
+        if "*" in per:
+            return None  # setattr(self, name, ...): could be anything
+        found: list[ast.expr] = []
+        for n in per.get(attr, []):
+            if isinstance(n, ast.Assign):
+                if len(n.targets) != 1 or not isinstance(n.targets[0], ast.Attribute):
+                    return None
+                found.append(n.value)
+            elif isinstance(n, ast.AnnAssign) and n.value is not None:
+                found.append(n.value)
+            else:
+                return None
+        return found or None
 
     def local_class(self, name: str) -> ast.ClassDef | None:
         if self._classes is None:
@@ -154,7 +172,14 @@ class Flow:
         return found
 
     def classes(self, node: ast.AST) -> set[str] | None:
-        """The qualified names of the classes `node` may be an instance of; None if unknown."""
+        """The qualified names of the classes `node` may be an instance of; None if unknown.
+        Memoised: every loss rule asks about every call of the file."""
+        if node in self._class_memo:
+            return self._class_memo[node]
+        found = self._class_memo[node] = self._classes_of(node)
+        return found
+
+    def _classes_of(self, node: ast.AST) -> set[str] | None:
         built = self.constructors(node)
         if built is None:
             return None
@@ -403,15 +428,6 @@ def _returns(ctx: Context, fn: ast.AST) -> list[ast.expr]:
     if any(isinstance(n, ast.Yield | ast.YieldFrom) for n in ctx.walk_local(fn.body)):  # type: ignore[attr-defined]
         return []
     return found
-
-
-def _declares(scope: ast.AST, name: str, local: bool) -> bool:
-    """`global name` / `nonlocal name` in the function (the name is then not simply global)."""
-    return (
-        any(isinstance(n, ast.Nonlocal) and name in n.names for n in ast.walk(scope))
-        if local
-        else False
-    )
 
 
 def _setattr_self(call: ast.Call) -> bool:

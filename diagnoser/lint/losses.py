@@ -64,11 +64,13 @@ def loss_calls(
     """Every call of a loss: `F.cross_entropy(input, target)`, `criterion(input, target)` where
     `criterion = nn.CrossEntropyLoss()`, or `nn.CrossEntropyLoss()(input, target)`; with its input
     and target expressions."""
+    # the dataflow can only find a loss class this file constructs somewhere
+    built_here = any(ctx.qualname(c.func) in classes for c in ctx.calls)
     for call in ctx.calls:
         if (
             ctx.qualname(call.func) in functional
             or ctx.instance_of(call.func, classes)
-            or (isinstance(call.func, ast.Name | ast.Attribute)
+            or (built_here and isinstance(call.func, ast.Name | ast.Attribute)
                 and flow(ctx).built_as(call.func, classes))
         ):  # fmt: skip
             args = list(call.args)

@@ -472,16 +472,13 @@ def submodule_before_super_init(ctx: Context) -> Iterator[Hit]:
         init = _methods(cls).get("__init__")
         if init is None:
             continue
-        calls_super = [n for n in ctx.walk_local(init.body) if _super_init(ctx, n)]
-        if not calls_super:
-            # no super().__init__() at all: only a direct nn.Module subclass surely fails
-            if not _direct_module(ctx, cls):
-                continue
-            first = None
-        else:
-            first = min(calls_super, key=lambda n: (n.lineno, n.col_offset))
-        for stmt in init.body:  # top-level statements: what surely runs before the call
-            if first is not None and stmt.lineno >= first.lineno:
+        # top-level statements in order, up to the first that runs a base __init__: what
+        # surely runs before it (the call is usually the first statement: one step)
+        before: list[tuple[ast.stmt, dict[str, str]]] = []
+        found_super = False
+        for stmt in init.body:
+            if any(_super_init(ctx, n) for n in ctx.walk_local([stmt])):
+                found_super = True
                 break
             if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
                 continue
@@ -491,12 +488,16 @@ def submodule_before_super_init(ctx: Context) -> Iterator[Hit]:
                 continue
             what = _module_value(ctx, stmt.value, local)
             if what:
-                late = (
-                    {"en": "", "zh": ""}
-                    if first is not None
-                    else {"en": " (it is never called)", "zh": "（它根本没被调用）"}
-                )
-                yield Hit(stmt, {"what": what, "late": late})
+                before.append((stmt, what))
+        if not found_super and not _direct_module(ctx, cls):
+            continue  # no base __init__ at all: only a direct nn.Module subclass surely fails
+        late = (
+            {"en": "", "zh": ""}
+            if found_super
+            else {"en": " (it is never called)", "zh": "（它根本没被调用）"}
+        )
+        for stmt, what in before:
+            yield Hit(stmt, {"what": what, "late": late})
 
 
 def _super_init(ctx: Context, node: ast.AST) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import LOOPS, Context, keyword, method_call, name_of, receiver
+from .context import FUNCTIONS, LOOPS, Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 SCHEDULERS = "torch.optim.lr_scheduler."
@@ -713,34 +713,41 @@ with torch.no_grad():
 def tensor_kept_with_graph(ctx: Context) -> Iterator[Hit]:
     if any(_grad_off_statement(ctx, s) for s in ctx.expr_stmts):
         return  # torch.set_grad_enabled(False) somewhere: which code it covers is unknowable
-    seen: set[ast.AST] = set()
     from .modules import module_classes
 
-    inside_modules = {id(n) for c in module_classes(ctx) for n in ast.walk(c)}
-    for loop in ctx.loops:
-        if id(loop) in inside_modules:
+    modules = set(module_classes(ctx))
+    backward_in: dict[ast.AST, bool] = {}
+    for call in ctx.calls:
+        if method_call(call, "append") is None or len(call.args) != 1:
+            continue
+        loop = None
+        for a in ctx.ancestors(call):
+            if isinstance(a, LOOPS) and loop is None:
+                loop = a  # the innermost loop of the same function
+            elif isinstance(a, (*FUNCTIONS, ast.Lambda)) or a in modules:
+                break
+        else:
+            a = None
+        if loop is None or a in modules or any(m in modules for m in ctx.ancestors(loop)):
             continue  # a forward collecting features (FPN, hierarchical models) needs the graph
         scope = ctx.scope_of(loop)
-        if any(is_backward(ctx, n) for n in ctx.walk_local(getattr(scope, "body", []))):
-            continue  # the kept tensors may be what backward() runs on after the loop
-        body = list(ctx.walk_local(loop.body))
-        rebound = {n for s in body if isinstance(s, ast.Assign) for t in s.targets
-                   for n in [name_of(t)] if n}  # fmt: skip
-        backwarded = any(is_backward(ctx, n) for n in body)
-        for call in body:
-            if call in seen or method_call(call, "append") is None or len(call.args) != 1:
-                continue
-            lst = name_of(receiver(call))
-            if lst is None or lst in rebound or ctx.under_no_grad(call):
-                continue
-            what = _graph_kind(ctx, call.args[0], 0)
-            # a training loop's backward() frees the saved activations: only losses then
-            # (TD012 covers `loss.backward()` + `losses.append(loss)`)
-            if what is None or (backwarded and what != "loss") or _called_without_grad(ctx, call):
-                continue
-            seen.add(call)
-            kept = _OUTPUT if what == "output" else _LOSS
-            yield Hit(call, {"what": kept})
+        if scope not in backward_in:
+            body = getattr(scope, "body", [])
+            backward_in[scope] = any(is_backward(ctx, n) for n in ctx.walk_local(body))
+        if backward_in[scope]:
+            continue  # backward() frees the saved activations, or uses the kept tensors
+        lst = name_of(receiver(call))
+        if lst is None or ctx.under_no_grad(call):
+            continue
+        if any(
+            isinstance(n, ast.Name) and n.id == lst and isinstance(n.ctx, ast.Store)
+            for n in ctx.walk_local(loop.body)  # type: ignore[attr-defined]
+        ):
+            continue  # a list made anew each iteration
+        what = _graph_kind(ctx, call.args[0], 0)
+        if what is None or _called_without_grad(ctx, call):
+            continue
+        yield Hit(call, {"what": _OUTPUT if what == "output" else _LOSS})
 
 
 _OUTPUT = {"en": "the model's output", "zh": "模型的输出"}
