@@ -144,7 +144,7 @@ def fix_source(source: str, rules: Iterable[Rule]) -> tuple[str, int]:
             return source, applied
         ctx = Context(tree, source)
         off = Offsets(source)
-        edits: list[Edit] = []
+        edits: list[list[Edit]] = []
         for r in chosen:
             fixer = FIXERS.get(r.code)
             if fixer is None:
@@ -157,7 +157,7 @@ def fix_source(source: str, rules: Iterable[Rule]) -> tuple[str, int]:
                     continue
                 got = fixer(ctx, hit, off)
                 if got:
-                    edits.append(got)  # type: ignore[arg-type]
+                    edits.append(got)
         if not edits:
             break
         new, n = _apply(source, edits)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 
-from .context import FUNCTIONS, Context, keyword, method_call, name_of
+from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
 
 NN, FN = "torch.nn.", "torch.nn.functional."
 _DEPTH = 8
@@ -337,18 +337,19 @@ class Flow:
         n = name_of(node)
         scope = self.ctx.scope_of(node)
         for stmt in self.ctx.expr_stmts:
-            call = stmt.value
+            call = method_call(stmt.value, "to", "cuda")
             if (
-                method_call(call, "to", "cuda") is not None
-                and name_of(call.func.value) == n  # type: ignore[attr-defined]
-                and self.ctx.scope_of(stmt) in (scope, self.ctx.tree)
-                and stmt.lineno < getattr(node, "lineno", 0)
+                call is None
+                or name_of(receiver(call)) != n
+                or self.ctx.scope_of(stmt) not in (scope, self.ctx.tree)
+                or stmt.lineno >= getattr(node, "lineno", 0)
             ):
-                if call.func.attr == "cuda":  # type: ignore[attr-defined]
-                    return True
-                dev = call.args[0] if call.args else keyword(call, "device")  # type: ignore[attr-defined]
-                if dev is not None and self.is_cuda_device(dev, 0):
-                    return True
+                continue
+            if call.func.attr == "cuda":  # type: ignore[attr-defined]
+                return True
+            dev = call.args[0] if call.args else keyword(call, "device")
+            if dev is not None and self.is_cuda_device(dev, 0):
+                return True
         return False
 
     def is_cuda_device(self, node: ast.AST, depth: int = 0) -> bool:
@@ -364,7 +365,7 @@ class Flow:
             return bool(node.args) and self.is_cuda_device(node.args[0], depth + 1)
         if isinstance(node, ast.Name | ast.Attribute):
             values = self.values(node)
-            return bool(values) and all(self.is_cuda_device(v, depth + 1) for v in values)
+            return values is not None and all(self.is_cuda_device(v, depth + 1) for v in values)
         return False
 
     def is_cpu_device(self, node: ast.AST, depth: int = 0) -> bool:
@@ -384,7 +385,7 @@ class Flow:
         ctx = self.ctx
         if isinstance(node, ast.Name):
             values = self.values(node)
-            return bool(values) and all(self.requires_grad(v, depth + 1) for v in values)
+            return values is not None and all(self.requires_grad(v, depth + 1) for v in values)
         if ctx.under_no_grad(node):
             return False
         if isinstance(node, ast.BinOp):
@@ -421,7 +422,7 @@ class Flow:
 def _returns(ctx: Context, fn: ast.AST) -> list[ast.expr]:
     """The values a function returns (a bare `return` or falling off the end gives nothing)."""
     found = [
-        n.value  # type: ignore[attr-defined]
+        n.value
         for n in ctx.walk_local(fn.body)  # type: ignore[attr-defined]
         if isinstance(n, ast.Return) and n.value is not None
     ]

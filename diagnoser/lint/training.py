@@ -741,7 +741,7 @@ def tensor_kept_with_graph(ctx: Context) -> Iterator[Hit]:
             continue
         if any(
             isinstance(n, ast.Name) and n.id == lst and isinstance(n.ctx, ast.Store)
-            for n in ctx.walk_local(loop.body)  # type: ignore[attr-defined]
+            for n in ctx.walk_local(loop.body)
         ):
             continue  # a list made anew each iteration
         what = _graph_kind(ctx, call.args[0], 0)
