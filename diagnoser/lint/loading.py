@@ -395,24 +395,30 @@ checkpoint = torch.load("ckpt.pth", map_location="cpu")
 def load_refuses_saved_objects(ctx: Context) -> Iterator[Hit]:
     if any(ctx.called(c, *_ALLOW) for c in ctx.calls):
         return
-    saved = _unsafe_saves(ctx)
-    if not saved:
+    saves = _unsafe_saves(ctx)
+    if not saves:
         return
-    line, what = saved
     flagged = {id(load) for _n, load, _u in _loads(ctx)}  # TD052's, when it applies
     for call in ctx.calls:
         if not ctx.called(call, "torch.load") or keyword(call, "weights_only") is not None:
             continue
-        if id(call) in flagged and what["en"] == "a whole model":
-            continue
-        yield Hit(call, {"what": what, "line": str(line)})
+        path = call.args[0] if call.args else keyword(call, "f")
+        for line, what, saved_to in saves:
+            if what is _WHOLE_MODEL and (
+                id(call) in flagged
+                or path is None
+                or f"{id(ctx.scope_of(call))}:{ast.dump(path)}" != saved_to
+            ):
+                continue  # a whole model: only the load of that very path
+            yield Hit(call, {"what": what, "line": str(line)})
+            break
 
 
 _NAMESPACE = {"en": "an argparse.Namespace", "zh": " argparse.Namespace "}
 _WHOLE_MODEL = {"en": "a whole model", "zh": "整个模型"}
 
 
-def _unsafe_saves(ctx: Context) -> tuple[int, dict[str, str]] | None:
+def _unsafe_saves(ctx: Context) -> list[tuple[int, dict[str, str], str]]:
     """The first save of this file whose object the safe unpickler refuses: a dict with a
     Namespace (`'args': args` where args comes from parse_args()) or a whole module in it, or
     `torch.save(model, path)`. The save may go through a helper (`save_on_master`)."""
@@ -420,22 +426,56 @@ def _unsafe_saves(ctx: Context) -> tuple[int, dict[str, str]] | None:
 
     fl = flow(ctx)
     namespaces = _namespace_names(ctx)
+    found: list[tuple[int, dict[str, str], str]] = []
     for call in sorted(ctx.calls, key=lambda c: c.lineno):
         callee = (name_of(call.func) or "").rsplit(".", 1)[-1]
         if not call.args or "save" not in callee.lower():
             continue
         obj = call.args[0]
+        if isinstance(obj, ast.Name):  # to_save = {...}; save_on_master(to_save, path)
+            bound = fl.values(obj)
+            if bound and len(bound) == 1 and isinstance(bound[0], ast.Dict):
+                obj = bound[0]
         values = obj.values if isinstance(obj, ast.Dict) else [obj]
+        # a whole model's path counts in its own function only (`fname` means many files)
+        path = f"{id(ctx.scope_of(call))}:{ast.dump(call.args[1])}" if len(call.args) > 1 else ""
         for v in values:
-            if isinstance(v, ast.Name) and v.id in namespaces and isinstance(obj, ast.Dict):
-                return call.lineno, _NAMESPACE
+            if (
+                isinstance(v, ast.Name)
+                and isinstance(obj, ast.Dict)
+                and (v.id in namespaces or _attribute_object(ctx, v))
+            ):
+                found.append((call.lineno, _NAMESPACE, path))
+                break
             if (
                 isinstance(v, ast.Name | ast.Attribute)
                 and ctx.called(call, "torch.save") | isinstance(obj, ast.Dict)
                 and fl.is_module(v)
             ):
-                return call.lineno, _WHOLE_MODEL
-    return None
+                found.append((call.lineno, _WHOLE_MODEL, path))
+                break
+    return found
+
+
+_DICT_METHODS = frozenset(("items", "keys", "values", "get", "update", "pop", "copy", "setdefault"))
+
+
+def _attribute_object(ctx: Context, name: ast.Name) -> bool:
+    """`args` / `cfg` read through attributes in its function (`args.resume`, `args.lr`): a
+    Namespace-like object (argparse, a config class, an EasyDict), never a plain container,
+    and its class is what weights_only refuses. Names only: `{'args': args}` in mae's
+    util/misc.py save_model(args, ...)."""
+    if name.id not in ("args", "opt", "opts", "cfg", "config", "hparams", "hps"):
+        return False
+    scope = ctx.scope_of(name)
+    return any(
+        isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name.id
+        and n.attr not in _DICT_METHODS
+        and not isinstance(ctx.parents.get(n), ast.Call)
+        for n in ctx.walk_local(getattr(scope, "body", []))
+    )
 
 
 def _namespace_names(ctx: Context) -> set[str]:
