@@ -26,6 +26,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ignore", type=_codes, help="skip these codes or prefixes")
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format")
     parser.add_argument("--explain", metavar="CODE", help="explain one rule and exit")
+    parser.add_argument(
+        "--fix",
+        action="store_true",
+        help="rewrite the files for the mechanical rules (TD022 TD033 TD034 TD035 TD053), "
+        "then report what is left",
+    )
+    parser.add_argument(
+        "--diff", action="store_true", help="print the --fix rewrites as a diff; change nothing"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +65,14 @@ def run(args: argparse.Namespace) -> int:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         return _usage(f"no such file or directory: {', '.join(missing)}")
-    findings = lint_paths(paths, select_rules(select, ignore), lang, config.exclude)
+    rules = select_rules(select, ignore)
+    if args.fix or args.diff:
+        from .fix import fix_paths
+
+        changed = fix_paths(paths, rules, config.exclude, write=not args.diff)
+        if args.diff:
+            return EXIT_FOUND if changed else EXIT_CLEAN
+    findings = lint_paths(paths, rules, lang, config.exclude)
     from . import output
 
     if args.format == "json":

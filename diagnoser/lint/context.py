@@ -214,6 +214,36 @@ class Context:
                 return block
         return None
 
+    def helper(self, call: ast.Call) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function a call runs when it is defined in this file: `reset_grad()` for a
+        module-level `def reset_grad`, `self.reset()` for a method of the enclosing class."""
+        f = call.func
+        if isinstance(f, ast.Name):
+            found = [d for d in self.tree.body if isinstance(d, FUNCTIONS) and d.name == f.id]
+            return found[-1] if found else None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id == "self":
+            cls = next((a for a in self.ancestors(call) if isinstance(a, ast.ClassDef)), None)
+            if cls is not None:
+                found = [d for d in cls.body if isinstance(d, FUNCTIONS) and d.name == f.attr]
+                return found[-1] if found else None
+        return None
+
+    def walk_calls_into(self, nodes: Iterable[ast.AST], depth: int = 2) -> Iterator[ast.AST]:
+        """`walk_local`, also entering the bodies of the helpers of this file that the code calls
+        (to `depth` levels): a `reset_grad()` that calls `optimizer.zero_grad()` counts."""
+        seen: set[ast.AST] = set()
+
+        def go(block: Iterable[ast.AST], level: int) -> Iterator[ast.AST]:
+            for node in self.walk_local(block):
+                yield node
+                if level and isinstance(node, ast.Call):
+                    target = self.helper(node)
+                    if target is not None and target not in seen:
+                        seen.add(target)
+                        yield from go(target.body, level - 1)
+
+        yield from go(nodes, depth)
+
     # tree helpers --------------------------------------------------------------------------------
 
     def ancestors(self, node: ast.AST) -> Iterator[ast.AST]:

@@ -100,7 +100,7 @@ def lint_source(source: str, path: str, rules: list[Rule], lang: str = "en") -> 
     try:
         tree = _parse(source, path)
     except (SyntaxError, ValueError) as e:
-        return [_syntax_error(path, e)]
+        return [_syntax_error(path, e, rules=rules, lang=lang, source=source)]
     except (RecursionError, MemoryError):
         return [Finding(path, 1, 1, SYNTAX_ERROR, "", _TOO_DEEP)]
     return _run(tree, source, path, rules, lang)
@@ -114,15 +114,49 @@ def _parse(source: str, path: str) -> ast.Module:
         return ast.parse(source, filename=path)
 
 
-def _syntax_error(path: str, e: SyntaxError | ValueError, cell: int | None = None) -> Finding:
+_UNICODE_ESCAPE = "TD035"
+_STRING = compile_cached(
+    r"""(?P<prefix>[rRbBuUfF]{0,2})(?P<q>["'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)"""
+)
+_BAD_UNICODE = compile_cached(r"(?<!\\)(?:\\\\)*\\(?:U(?![0-9a-fA-F]{8})|N(?!\{))")
+
+
+def _syntax_error(
+    path: str,
+    e: SyntaxError | ValueError,
+    cell: int | None = None,
+    *,
+    rules: list[Rule] = (),  # type: ignore[assignment]
+    lang: str = "en",
+    source: str = "",
+) -> Finding:
+    code, entry = SYNTAX_ERROR, ""
     if isinstance(e, SyntaxError):
         line, col = e.lineno or 1, e.offset or 1
         message = f"SyntaxError: {e.msg}"
+        rule = next((r for r in rules if r.code == _UNICODE_ESCAPE), None)
+        if rule is not None and "unicodeescape" in str(e.msg):
+            # a Windows path in a normal string: the entry explains it; quote the string
+            text = source.splitlines()[line - 1] if 0 < line <= source.count("\n") + 1 else ""
+            found = _string_at(text)
+            if found is not None and not _silenced(source.splitlines(), line, rule.code):
+                code, entry = rule.code, rule.entry
+                message = rule.message[lang].format(code=found[0][:60])
+                col = found[1] + 1
     else:  # a null byte in the source
         line, col, message = 1, 1, f"SyntaxError: {e}"
     if cell is None:
-        return Finding(path, line, col, SYNTAX_ERROR, "", message)
-    return Located(path, line, col, SYNTAX_ERROR, "", message, cell)
+        return Finding(path, line, col, code, entry, message)
+    return Located(path, line, col, code, entry, message, cell)
+
+
+def _string_at(text: str) -> tuple[str, int] | None:
+    """The normal string literal of the line that holds a bad `\\U` / `\\N` escape, and its
+    0-based column (the parser's offset points past it, differently across versions)."""
+    for m in _STRING.finditer(text):
+        if "r" not in m.group("prefix").lower() and _BAD_UNICODE.search(m.group("body")):
+            return m.group(), m.start()
+    return None
 
 
 def _run(tree: ast.Module, source: str, path: str, rules: list[Rule], lang: str) -> list[Finding]:
@@ -195,7 +229,7 @@ def lint_notebook(data: bytes, path: str, rules: list[Rule], lang: str = "en") -
             try:  # broken ones, lint the rest
                 cell_tree = _parse(text, path)
             except (SyntaxError, ValueError) as e:
-                found.append(_syntax_error(path, e, number))
+                found.append(_syntax_error(path, e, number, rules=rules, lang=lang, source=text))
                 continue
             except (RecursionError, MemoryError):
                 found.append(Located(path, 1, 1, SYNTAX_ERROR, "", _TOO_DEEP, number))

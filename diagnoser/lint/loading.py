@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import Context, keyword, method_call, name_of, receiver
+from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 _MODEL_USES = (
@@ -256,8 +256,28 @@ with torch.amp.autocast("cuda"):
 def amp_deprecated_api(ctx: Context) -> Iterator[Hit]:
     for call in ctx.calls:
         new = _AMP_OLD.get(ctx.qualname(call.func) or "")
-        if new:
+        if new and not _fallback(ctx, call):
             yield Hit(call.func, {"new": new})
+
+
+def _fallback(ctx: Context, call: ast.Call) -> bool:
+    """The old name in the `except` of a `try` that uses the new one (open_clip: `try:
+    torch.amp.GradScaler(device=device)` / `except (AttributeError, TypeError):
+    torch.cuda.amp.GradScaler()`): it only runs on a torch too old for the new API."""
+    for a in ctx.ancestors(call):
+        if isinstance(a, ast.ExceptHandler):
+            handler_try = ctx.parents.get(a)
+            if isinstance(handler_try, ast.Try) and any(
+                isinstance(n, ast.Call | ast.Attribute)
+                and (ctx.qualname(n.func if isinstance(n, ast.Call) else n) or "").startswith(
+                    ("torch.amp.", "torch.autocast")
+                )
+                for n in ctx.walk_local(handler_try.body)
+            ):
+                return True
+        elif isinstance(a, FUNCTIONS):
+            return False
+    return False
 
 
 _REMOVED = {
@@ -325,3 +345,148 @@ def removed_private_api(ctx: Context) -> Iterator[Hit]:
                 module = next(old for old in _REMOVED if name == old or name.startswith(old + "."))
                 yield Hit(node, {"module": module, "since": since})
                 break
+
+
+@rule(
+    "TD055",
+    "load-refuses-saved-objects",
+    "weights-only-load",
+    message={
+        "en": "`{code}` reads the checkpoints this file saves with {what} in them (line {line}): "
+        "since torch 2.6 torch.load defaults to weights_only=True and refuses them; save plain "
+        "values (vars(args), state_dict()) or pass weights_only=False for your own files",
+        "zh": "`{code}` 读取的是本文件保存的 checkpoint，里面有{what}（第 {line} 行）：从 torch "
+        "2.6 起 torch.load 默认 weights_only=True，会拒绝加载；改存普通值（vars(args)、"
+        "state_dict()），或者对自己保存的文件传 weights_only=False",
+    },
+    why={
+        "en": "`torch.load` rebuilds only tensors, plain containers and primitive values by "
+        "default since torch 2.6. A checkpoint dict that also holds the `argparse.Namespace` of "
+        "the run (`'args': args`, as detr, dino and mae save theirs) or a whole model "
+        "(`torch.save(model, ...)`) names classes the safe unpickler refuses: resuming fails with "
+        '"Weights only load failed ... Unsupported global: GLOBAL argparse.Namespace".',
+        "zh": "从 torch 2.6 起，`torch.load` 默认只重建 tensor、普通容器和基本类型的值。"
+        "checkpoint 字典里如果还存了这次运行的 `argparse.Namespace`（`'args': args`，detr、dino、"
+        "mae 都这样存）或者整个模型（`torch.save(model, ...)`），里面就有安全反序列化拒绝的类："
+        '恢复训练时报 "Weights only load failed ... Unsupported global: GLOBAL '
+        'argparse.Namespace"。',
+    },
+    fix={
+        "en": "Save `vars(args)` (a dict) and `model.state_dict()`; or, for checkpoints you made "
+        "yourself, `torch.load(path, map_location='cpu', weights_only=False)`, or allow-list "
+        "the class: `torch.serialization.add_safe_globals([argparse.Namespace])`.",
+        "zh": "保存 `vars(args)`（一个 dict）和 `model.state_dict()`；或者对自己生成的 "
+        "checkpoint 用 `torch.load(path, map_location='cpu', weights_only=False)`，或者把这个类"
+        "加入白名单：`torch.serialization.add_safe_globals([argparse.Namespace])`。",
+    },
+    bad="""
+import argparse
+args = argparse.ArgumentParser().parse_args()
+torch.save({"model": model.state_dict(), "args": args}, "ckpt.pth")
+checkpoint = torch.load("ckpt.pth", map_location="cpu")
+""",
+    good="""
+import argparse
+args = argparse.ArgumentParser().parse_args()
+torch.save({"model": model.state_dict(), "args": vars(args)}, "ckpt.pth")
+checkpoint = torch.load("ckpt.pth", map_location="cpu")
+""",
+)
+def load_refuses_saved_objects(ctx: Context) -> Iterator[Hit]:
+    if any(ctx.called(c, *_ALLOW) for c in ctx.calls):
+        return
+    saves = _unsafe_saves(ctx)
+    if not saves:
+        return
+    flagged = {id(load) for _n, load, _u in _loads(ctx)}  # TD052's, when it applies
+    for call in ctx.calls:
+        if not ctx.called(call, "torch.load") or keyword(call, "weights_only") is not None:
+            continue
+        path = call.args[0] if call.args else keyword(call, "f")
+        for line, what, saved_to in saves:
+            if what is _WHOLE_MODEL and (
+                id(call) in flagged
+                or path is None
+                or f"{id(ctx.scope_of(call))}:{ast.dump(path)}" != saved_to
+            ):
+                continue  # a whole model: only the load of that very path
+            yield Hit(call, {"what": what, "line": str(line)})
+            break
+
+
+_NAMESPACE = {"en": "an argparse.Namespace", "zh": " argparse.Namespace "}
+_WHOLE_MODEL = {"en": "a whole model", "zh": "整个模型"}
+
+
+def _unsafe_saves(ctx: Context) -> list[tuple[int, dict[str, str], str]]:
+    """The first save of this file whose object the safe unpickler refuses: a dict with a
+    Namespace (`'args': args` where args comes from parse_args()) or a whole module in it, or
+    `torch.save(model, path)`. The save may go through a helper (`save_on_master`)."""
+    from .flow import flow
+
+    fl = flow(ctx)
+    namespaces = _namespace_names(ctx)
+    found: list[tuple[int, dict[str, str], str]] = []
+    for call in sorted(ctx.calls, key=lambda c: c.lineno):
+        callee = (name_of(call.func) or "").rsplit(".", 1)[-1]
+        if not call.args or "save" not in callee.lower():
+            continue
+        obj = call.args[0]
+        if isinstance(obj, ast.Name):  # to_save = {...}; save_on_master(to_save, path)
+            bound = fl.values(obj)
+            if bound and len(bound) == 1 and isinstance(bound[0], ast.Dict):
+                obj = bound[0]
+        values = obj.values if isinstance(obj, ast.Dict) else [obj]
+        # a whole model's path counts in its own function only (`fname` means many files)
+        path = f"{id(ctx.scope_of(call))}:{ast.dump(call.args[1])}" if len(call.args) > 1 else ""
+        for v in values:
+            if (
+                isinstance(v, ast.Name)
+                and isinstance(obj, ast.Dict)
+                and (v.id in namespaces or _attribute_object(ctx, v))
+            ):
+                found.append((call.lineno, _NAMESPACE, path))
+                break
+            if (
+                isinstance(v, ast.Name | ast.Attribute)
+                and ctx.called(call, "torch.save") | isinstance(obj, ast.Dict)
+                and fl.is_module(v)
+            ):
+                found.append((call.lineno, _WHOLE_MODEL, path))
+                break
+    return found
+
+
+_DICT_METHODS = frozenset(("items", "keys", "values", "get", "update", "pop", "copy", "setdefault"))
+
+
+def _attribute_object(ctx: Context, name: ast.Name) -> bool:
+    """`args` / `cfg` read through attributes in its function (`args.resume`, `args.lr`): a
+    Namespace-like object (argparse, a config class, an EasyDict), never a plain container,
+    and its class is what weights_only refuses. Names only: `{'args': args}` in mae's
+    util/misc.py save_model(args, ...)."""
+    if name.id not in ("args", "opt", "opts", "cfg", "config", "hparams", "hps"):
+        return False
+    scope = ctx.scope_of(name)
+    return any(
+        isinstance(n, ast.Attribute)
+        and isinstance(n.value, ast.Name)
+        and n.value.id == name.id
+        and n.attr not in _DICT_METHODS
+        and not isinstance(ctx.parents.get(n), ast.Call)
+        for n in ctx.walk_local(getattr(scope, "body", []))
+    )
+
+
+def _namespace_names(ctx: Context) -> set[str]:
+    """Names bound to `parser.parse_args()` in this file, and parameters named `args` of its
+    functions when the file parses its arguments (`main(args)` after `args = parse_args()`)."""
+    found: set[str] = set()
+    for node in ctx.assigns:
+        if method_call(node.value, "parse_args") is not None:
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    found.add(t.id)
+    if found:
+        found |= {"args"}
+    return found

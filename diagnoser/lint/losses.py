@@ -7,6 +7,7 @@ import ast
 from collections.abc import Iterator
 
 from .context import Context, keyword, name_of
+from .flow import flow
 from .rule import Hit, rule
 
 NN, FN = "torch.nn.", "torch.nn.functional."
@@ -41,9 +42,20 @@ def activation(ctx: Context, node: ast.AST) -> str | None:
             return None
         value = ctx.reaching(node) if isinstance(node, ast.Name) else None
         if value is None:
-            return None
+            break
         node = value
     return None
+
+
+def produced(ctx: Context, node: ast.AST) -> str | None:
+    """The activation (or 'linear:<Layer>') that produced `node` on every path: written at the
+    call (`F.softmax(...)`), or the last layer of the model called (`model(x)` where `model` is a
+    Sequential ending in nn.Softmax, or a module of this file whose forward returns softmax)."""
+    act = activation(ctx, node)
+    if act is not None:
+        return act
+    kinds = flow(ctx).outputs(node)
+    return next(iter(kinds)) if len(kinds) == 1 and not kinds & {"other", "unknown"} else None
 
 
 def loss_calls(
@@ -52,8 +64,15 @@ def loss_calls(
     """Every call of a loss: `F.cross_entropy(input, target)`, `criterion(input, target)` where
     `criterion = nn.CrossEntropyLoss()`, or `nn.CrossEntropyLoss()(input, target)`; with its input
     and target expressions."""
+    # the dataflow can only find a loss class this file constructs somewhere
+    built_here = any(ctx.qualname(c.func) in classes for c in ctx.calls)
     for call in ctx.calls:
-        if ctx.qualname(call.func) in functional or ctx.instance_of(call.func, classes):
+        if (
+            ctx.qualname(call.func) in functional
+            or ctx.instance_of(call.func, classes)
+            or (built_here and isinstance(call.func, ast.Name | ast.Attribute)
+                and flow(ctx).built_as(call.func, classes))
+        ):  # fmt: skip
             args = list(call.args)
             inp = args[0] if args else keyword(call, "input")
             target = args[1] if len(args) > 1 else keyword(call, "target")
@@ -105,7 +124,7 @@ probs = logits.softmax(dim=1)  # only for metrics
 )
 def softmax_before_cross_entropy(ctx: Context) -> Iterator[Hit]:
     for _call, inp, _ in loss_calls(ctx, CE_CLASSES, CE_FUNCS):
-        if inp is not None and activation(ctx, inp) == "softmax":
+        if inp is not None and produced(ctx, inp) == "softmax":
             yield Hit(inp)
 
 
@@ -147,7 +166,7 @@ loss = criterion(model(x), y)
 )
 def activation_before_bce_with_logits(ctx: Context) -> Iterator[Hit]:
     for _call, inp, _ in loss_calls(ctx, BCE_LOGITS_CLASSES, BCE_LOGITS_FUNCS):
-        act = activation(ctx, inp) if inp is not None else None
+        act = produced(ctx, inp) if inp is not None else None
         if inp is not None and act in ("sigmoid", "softmax"):
             yield Hit(inp, {"activation": act})
 
@@ -184,7 +203,7 @@ loss = F.nll_loss(F.log_softmax(model(x), dim=1), y)
 )
 def probabilities_into_nll_loss(ctx: Context) -> Iterator[Hit]:
     for _call, inp, _ in loss_calls(ctx, NLL_CLASSES, NLL_FUNCS):
-        if inp is not None and activation(ctx, inp) == "softmax":
+        if inp is not None and produced(ctx, inp) == "softmax":
             yield Hit(inp)
 
 
@@ -315,6 +334,9 @@ loss = nn.BCEWithLogitsLoss()(model(x), y)
 def bce_on_logits(ctx: Context) -> Iterator[Hit]:
     for _call, inp, _ in loss_calls(ctx, BCE_CLASSES, BCE_FUNCS):
         layer = _logits(ctx, inp) if inp is not None else None
+        if layer is None and inp is not None:
+            made = produced(ctx, inp)
+            layer = made[7:] if made and made.startswith("linear:") else None
         if layer:
             yield Hit(inp, {"layer": layer})  # type: ignore[arg-type]
 

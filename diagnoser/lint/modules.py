@@ -424,3 +424,102 @@ def _parameter_loops(ctx: Context) -> Iterator[Hit]:
         for n in ctx.walk_local(loop.body):
             if _in_place(n, p) and not ctx.under_no_grad(n):
                 yield Hit(n)
+
+
+@rule(
+    "TD045",
+    "submodule-before-super-init",
+    "module-init-not-called",
+    message={
+        "en": "`{code}` assigns {what} before `super().__init__()` has run{late}: nn.Module "
+        'raises "cannot assign module before Module.__init__() call"; call super().__init__() '
+        "first",
+        "zh": "`{code}` 在 `super().__init__()` 执行之前就赋值了{what}{late}：nn.Module 会报 "
+        '"cannot assign module before Module.__init__() call"；先调用 super().__init__()',
+    },
+    why={
+        "en": "`nn.Module.__init__` creates the dictionaries in which a module registers its "
+        "layers and parameters. Until it has run, assigning a layer (or an `nn.Parameter`) to "
+        '`self` has nowhere to go, and `nn.Module.__setattr__` raises "cannot assign module '
+        'before Module.__init__() call" ("cannot assign parameters before Module.__init__() '
+        'call"). Plain values (numbers, strings) may be assigned before it; layers may not.',
+        "zh": "`nn.Module.__init__` 会创建模块用来登记子层和参数的字典。它执行之前，把层（或者 "
+        '`nn.Parameter`）赋值给 `self` 无处登记，`nn.Module.__setattr__` 就报 "cannot assign '
+        'module before Module.__init__() call"（参数则是 "cannot assign parameters before '
+        'Module.__init__() call"）。普通的值（数字、字符串）可以在它之前赋值，层不行。',
+    },
+    fix={
+        "en": "Make `super().__init__()` the first statement of `__init__`.",
+        "zh": "把 `super().__init__()` 放在 `__init__` 的第一行。",
+    },
+    bad="""
+class Net(nn.Module):
+    def __init__(self):
+        self.fc = nn.Linear(4, 2)
+        super().__init__()
+""",
+    good="""
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 2)
+""",
+)
+def submodule_before_super_init(ctx: Context) -> Iterator[Hit]:
+    classes = module_classes(ctx)
+    local = {c.name for c in classes}
+    for cls in classes:
+        init = _methods(cls).get("__init__")
+        if init is None:
+            continue
+        # top-level statements in order, up to the first that runs a base __init__: what
+        # surely runs before it (the call is usually the first statement: one step)
+        before: list[tuple[ast.stmt, dict[str, str]]] = []
+        found_super = False
+        for stmt in init.body:
+            if any(_super_init(ctx, n) for n in ctx.walk_local([stmt])):
+                found_super = True
+                break
+            if not isinstance(stmt, ast.Assign | ast.AnnAssign) or stmt.value is None:
+                continue
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            if not any(isinstance(t, ast.Attribute) and name_of(t.value) == "self"
+                       for t in targets):  # fmt: skip
+                continue
+            what = _module_value(ctx, stmt.value, local)
+            if what:
+                before.append((stmt, what))
+        if not found_super and not _direct_module(ctx, cls):
+            continue  # no base __init__ at all: only a direct nn.Module subclass surely fails
+        late = (
+            {"en": "", "zh": ""}
+            if found_super
+            else {"en": " (it is never called)", "zh": "（它根本没被调用）"}
+        )
+        for stmt, what in before:
+            yield Hit(stmt, {"what": what, "late": late})
+
+
+def _super_init(ctx: Context, node: ast.AST) -> bool:
+    """`super().__init__(...)`, `super(Net, self).__init__()`, `nn.Module.__init__(self)`,
+    `Base.__init__(self, ...)`."""
+    call = method_call(node, "__init__")
+    if call is None:
+        return False
+    inner = call.func.value  # type: ignore[attr-defined]
+    if isinstance(inner, ast.Call) and isinstance(inner.func, ast.Name):
+        return inner.func.id == "super"
+    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == "self"
+
+
+def _module_value(ctx: Context, value: ast.AST, local: set[str]) -> dict[str, str] | None:
+    if not isinstance(value, ast.Call):
+        return None
+    q = ctx.qualname(value.func) or ""
+    if q == "torch.nn.Parameter":
+        return {"en": "a parameter", "zh": "参数"}
+    if (q.startswith("torch.nn.") and "." not in q[9:] and q[9:10].isupper()) or (
+        isinstance(value.func, ast.Name) and value.func.id in local
+    ):
+        return {"en": "a layer", "zh": "一个层"}
+    return None

@@ -7,7 +7,8 @@ import ast
 from collections.abc import Iterator
 
 from ..knowledge.regex_cache import compile_cached
-from .context import Context, keyword, method_call, name_of, receiver
+from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
+from .flow import flow
 from .rule import Hit, rule
 
 _REORDER = ("transpose", "permute", "t", "swapaxes", "swapdims", "movedim")
@@ -61,6 +62,21 @@ def _view_must_copy(reorder: ast.expr, view: ast.Call) -> bool:
         return False
     if len(args) == 1 and _ints(view) == [-1]:
         return True
+    if (
+        len(args) == 2
+        and isinstance(args[1], ast.UnaryOp)
+        and _ints(ast.Call(func=view.func, args=[args[1]], keywords=[])) == [-1]
+        and isinstance(reorder, ast.Call)
+    ):
+        # `.view(b, -1)` merges every dimension after the first: impossible when two of them
+        # were swapped (`transpose(1, 2)`, `permute(0, 2, 1)`), whatever the sizes but size 1
+        dims = _ints(reorder)
+        name = reorder.func.attr  # type: ignore[attr-defined]
+        if name in ("transpose", "swapaxes", "swapdims"):
+            return dims is not None and len(dims) == 2 and min(dims) >= 1 and dims[0] != dims[1]
+        if name == "permute" and dims and all(d >= 0 for d in dims):
+            rest = dims[1:]
+            return len(rest) >= 2 and rest != list(range(rest[0], rest[0] + len(rest)))
     if len(args) != 3 or not isinstance(reorder, ast.Call):
         return False
     dims = _ints(reorder)
@@ -197,10 +213,14 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
         if detached:
             continue
         if isinstance(base, ast.Attribute) and base.attr in ("weight", "bias"):
+            if _foreign_module(ctx, base):
+                continue
             yield Hit(call, {"what": {"en": "a parameter", "zh": "参数"}})
-        elif _model_output(ctx, base) and not ctx.under_no_grad(call):
+            continue
+        if _model_output(ctx, base) and not ctx.under_no_grad(call):
             yield Hit(call, {"what": {"en": "the model's output", "zh": "模型的输出"}})
-        elif isinstance(base, ast.Name):
+            continue
+        if isinstance(base, ast.Name):
             scope = ctx.scope_of(call)
             if scope not in backwarded:
                 backwarded[scope] = _backwarded_names(ctx, scope)
@@ -215,6 +235,32 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
                         }
                     },
                 )
+                continue
+        if not ctx.under_no_grad(call) and flow(ctx).requires_grad(base):
+            yield Hit(call, {"what": {"en": "a tensor computed from one created with "
+                                      "requires_grad=True", "zh": "由 requires_grad=True 的张量"
+                                      "算出来的结果"}})  # fmt: skip
+
+
+_MODEL_WORDS = ("model", "net", "module", "layer", "linear", "conv", "fc", "encoder", "decoder")
+
+
+def _foreign_module(ctx: Context, node: ast.Attribute) -> bool:
+    """`w.bias.numpy()` where `w` is a parameter of the function that holds it, named as no model
+    is: a module handed in from elsewhere, typically a checkpoint's (yolov5's models/tf.py reads
+    `w.conv.weight.numpy()` off an EMA model whose parameters have requires_grad=False)."""
+    root: ast.AST = node
+    while isinstance(root, ast.Attribute | ast.Call | ast.Subscript):
+        root = root.func if isinstance(root, ast.Call) else root.value
+    if not isinstance(root, ast.Name) or root.id == "self":
+        return False
+    scope = ctx.scope_of(node)
+    values = ctx.bindings(scope).get(root.id, [])
+    if not values or any(v is not None for v in values) or not isinstance(scope, FUNCTIONS):
+        return False
+    a = scope.args
+    params = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
+    return root.id in params and not any(w in root.id.lower() for w in _MODEL_WORDS)
 
 
 def _model_output(ctx: Context, node: ast.AST) -> bool:
@@ -297,7 +343,7 @@ def numpy_on_cuda_tensor(ctx: Context) -> Iterator[Hit]:
         if (
             method_call(call, "numpy") is not None
             and not call.args
-            and _on_cuda(ctx, receiver(call))
+            and (_on_cuda(ctx, receiver(call)) or flow(ctx).on_cuda(receiver(call)))
         ):
             yield Hit(call)
 
@@ -428,6 +474,10 @@ def tensor_move_discarded(ctx: Context) -> Iterator[Hit]:
 # A drive letter, then a backslash or the control character a backslash escape turned it into.
 _DRIVE = compile_cached(r"^[A-Za-z]:[\\\a\b\t\n\v\f\r]")
 _CONTROL = compile_cached(r"[\a\b\t\n\v\f\r]")
+_PATH_KEYWORDS = frozenset(
+    {"f", "file", "path", "filepath", "filepath_or_buffer", "fname", "filename", "root", "dir",
+     "name", "fp", "pretrained", "checkpoint", "checkpoint_path", "weights"}
+)  # fmt: skip
 _PATH_FUNCS = (
     "open",
     "load",
@@ -508,9 +558,20 @@ def windows_path_escape(ctx: Context) -> Iterator[Hit]:
 
 def _path_argument(ctx: Context, node: ast.AST, parent: ast.AST | None) -> bool:
     if isinstance(parent, ast.keyword):
+        # `read_csv(path, sep="\t")`: a separator, a line terminator, never the path
+        if parent.arg not in _PATH_KEYWORDS:
+            return False
         parent = ctx.parents.get(parent)
+    elif (
+        isinstance(parent, ast.Call)
+        and not (parent.args and parent.args[0] is node)
+        and not (isinstance(parent.func, ast.Attribute) and parent.func.attr in ("join", "Path"))
+    ):
+        return False  # the path is the first argument; a later one is a mode, a separator...
     if not isinstance(parent, ast.Call):
         return False
+    if not _CONTROL.sub("", str(getattr(node, "value", ""))).strip():
+        return False  # nothing but control characters: "\t" is meant as a tab
     f = parent.func
     called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
     return called in _PATH_FUNCS
@@ -520,3 +581,42 @@ def _is_raw(ctx: Context, node: ast.Constant) -> bool:
     line = ctx.lines[node.lineno - 1].encode("utf-8")[node.col_offset : node.col_offset + 3]
     prefix = line.decode("utf-8", "replace").split('"', 1)[0].split("'", 1)[0]
     return "r" in prefix.lower()
+
+
+@rule(
+    "TD035",
+    "windows-path-unicode-escape",
+    "windows-path-escape",
+    message={
+        "en": "`{code}`: SyntaxError, `\\U` or `\\N` in a normal string starts a unicode escape "
+        '(a Windows path such as "C:\\Users\\..."); use a raw string r"..." or forward slashes',
+        "zh": "`{code}`：SyntaxError，普通字符串里的 `\\U` 或 `\\N` 会被当成 unicode 转义"
+        '（比如 Windows 路径 "C:\\Users\\..."）；用原始字符串 r"..." 或者正斜杠',
+    },
+    why={
+        "en": "In a normal string `\\U` must be followed by eight hex digits and `\\N` by a "
+        'character name in braces. A Windows path such as `"C:\\Users\\me\\data.csv"` is '
+        'therefore not even valid Python: the file fails to compile with "SyntaxError: (unicode '
+        "error) 'unicodeescape' codec can't decode bytes in position 2-3: truncated "
+        '\\UXXXXXXXX escape", before a single line runs.',
+        "zh": "普通字符串里的 `\\U` 后面必须跟 8 位十六进制数字，`\\N` 后面必须跟花括号里的字符名"
+        '。所以 `"C:\\Users\\me\\data.csv"` 这样的 Windows 路径根本不是合法的 Python：整个文件'
+        "编译失败，报 \"SyntaxError: (unicode error) 'unicodeescape' codec can't decode bytes in "
+        'position 2-3: truncated \\UXXXXXXXX escape"，一行都不会执行。',
+    },
+    fix={
+        "en": 'Write `r"C:\\Users\\me\\data.csv"`, or `"C:/Users/me/data.csv"`, or double each '
+        "backslash.",
+        "zh": '写成 `r"C:\\Users\\me\\data.csv"`，或者 `"C:/Users/me/data.csv"`，或者把每个反斜杠'
+        "写两遍。",
+    },
+    bad=r"""
+data = open("C:\Users\me\data.csv")
+""",
+    good=r"""
+data = open(r"C:\Users\me\data.csv")
+""",
+)
+def windows_path_unicode_escape(ctx: Context) -> Iterator[Hit]:
+    """Reported by the engine from the parser's SyntaxError: a file that has one never parses."""
+    return iter(())

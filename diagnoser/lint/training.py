@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .context import LOOPS, Context, keyword, method_call, name_of, receiver
+from .context import FUNCTIONS, LOOPS, Context, keyword, method_call, name_of, receiver
 from .rule import Hit, rule
 
 SCHEDULERS = "torch.optim.lr_scheduler."
@@ -109,8 +109,10 @@ def missing_zero_grad(ctx: Context) -> Iterator[Hit]:
     # innermost loops first, so that a step is reported once, in the loop that lacks zero_grad
     for loop in sorted(ctx.loops, key=lambda n: -n.lineno):
         nodes = list(ctx.walk_local(loop.body))
-        if any(is_zero_grad(n) for n in nodes) or not any(is_backward(ctx, n) for n in nodes):
+        if not any(is_backward(ctx, n) for n in nodes):
             continue
+        if any(is_zero_grad(n) for n in ctx.walk_calls_into(loop.body)):
+            continue  # zero_grad here, or in a helper of this file the loop calls
         for n in nodes:
             if is_step(ctx, n) and n not in seen:
                 seen.add(n)
@@ -263,6 +265,19 @@ def loss_accumulated_with_graph(ctx: Context) -> Iterator[Hit]:
                 r = receiver(call)
                 if isinstance(r, ast.Name):
                     graphs.add(r.id)
+                elif (  # scaler.scale(loss).backward()
+                    method_call(r, "scale") is not None
+                    and len(r.args) == 1  # type: ignore[attr-defined]
+                    and isinstance(r.args[0], ast.Name)  # type: ignore[attr-defined]
+                ):
+                    graphs.add(r.args[0].id)  # type: ignore[attr-defined]
+            elif (  # accelerator.backward(loss)
+                call is not None
+                and len(call.args) == 1
+                and isinstance(call.args[0], ast.Name)
+                and "accelerator" in (name_of(receiver(call)) or "")
+            ):
+                graphs.add(call.args[0].id)
         for name in graphs:
             if bound.get(name, 0) > 1:
                 continue
@@ -572,9 +587,33 @@ def plateau_step_without_metric(ctx: Context) -> Iterator[Hit]:
             method_call(call, "step")
             and not call.args
             and not call.keywords
-            and ctx.instance_of(receiver(call), plateau)
+            and (ctx.instance_of(receiver(call), plateau) or _maybe_plateau(ctx, call, plateau))
         ):
             yield Hit(call)
+
+
+def _maybe_plateau(ctx: Context, call: ast.Call, plateau: frozenset[str]) -> bool:
+    """The scheduler is a ReduceLROnPlateau on one path (chosen in an if/else, from a config),
+    stepped without a metric by code that does not tell the two apart: no `step(metric)` on the
+    same name anywhere in the file, no `if` around the call that asks which scheduler it is."""
+    from .flow import flow
+
+    target = receiver(call)
+    built = flow(ctx).classes(target)
+    if not built or not built & plateau:
+        return False
+    n = name_of(target)
+    if any(
+        method_call(c, "step") and (c.args or c.keywords) and name_of(receiver(c)) == n
+        for c in ctx.calls
+    ):
+        return False
+    for a in ctx.ancestors(call):
+        if isinstance(a, ast.If | ast.IfExp):
+            test = ast.unparse(a.test).lower()
+            if "plateau" in test or "isinstance" in test or "sched" in test:
+                return False
+    return True
 
 
 @rule(
@@ -612,3 +651,194 @@ def optimizer_given_parameters_method(ctx: Context) -> Iterator[Hit]:
         params = call.args[0] if call.args else keyword(call, "params")
         if isinstance(params, ast.Attribute) and params.attr in ("parameters", "named_parameters"):
             yield Hit(params)
+
+
+_FUNCTIONAL_LOSSES = frozenset(
+    "torch.nn.functional." + n
+    for n in ("cross_entropy", "nll_loss", "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss",
+              "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div")
+)  # fmt: skip
+_MODEL_NAMES = frozenset(("model", "net", "network", "encoder", "decoder", "classifier"))
+_LOSS_NAMES = frozenset(("criterion", "loss_fn", "loss_func", "loss_function", "criterium"))
+_KEEPS = frozenset(("cpu", "to", "cuda", "float", "double", "half", "squeeze", "unsqueeze", "view",
+                    "reshape", "flatten", "softmax", "log_softmax", "sigmoid", "mean", "sum",
+                    "contiguous", "clone"))  # fmt: skip
+
+
+@rule(
+    "TD019",
+    "tensor-kept-with-graph",
+    "gpu-memory-leak",
+    message={
+        "en": "`{code}` keeps {what} with its whole autograd graph in a list that outlives the "
+        "loop: memory grows every iteration; append `.item()` (a number) or `.detach()`, or run "
+        "the loop under torch.no_grad()",
+        "zh": "`{code}` 把{what}连同整个 autograd 计算图留在一个比循环活得久的列表里：每个迭代"
+        "内存都在增长；append `.item()`（一个数）或 `.detach()`，或者在 torch.no_grad() 下跑这个"
+        "循环",
+    },
+    why={
+        "en": "A tensor computed with gradients enabled holds its `grad_fn`, and through it every "
+        "intermediate activation autograd saved for the backward pass. Appending model outputs "
+        "in an evaluation loop that does not run under `torch.no_grad()` (and never calls "
+        "`backward()`, which would free them) keeps every batch's activations alive until the "
+        'list dies: GPU memory climbs batch after batch until "CUDA out of memory". Losses kept '
+        "as tensors do the same.",
+        "zh": "在开启梯度的情况下算出来的 tensor 持有 `grad_fn`，并通过它持有 autograd 为反向传播"
+        "保存的所有中间激活。在没有 `torch.no_grad()` 的评估循环里（也从不调用会释放它们的 "
+        "`backward()`）把模型输出 append 到列表里，每个 batch 的激活都会一直活到列表销毁："
+        '显存一个 batch 接一个 batch 地上涨，直到 "CUDA out of memory"。把 loss 作为 tensor '
+        "存起来也一样。",
+    },
+    fix={
+        "en": "Wrap evaluation in `with torch.no_grad():` (or `torch.inference_mode()`); keep "
+        "`loss.item()` for a number, `out.detach().cpu()` for a tensor.",
+        "zh": "评估代码放进 `with torch.no_grad():`（或 `torch.inference_mode()`）；要数值就存 "
+        "`loss.item()`，要 tensor 就存 `out.detach().cpu()`。",
+    },
+    bad="""
+model = nn.Linear(16, 2)
+outputs = []
+for x, y in loader:
+    outputs.append(model(x))
+""",
+    good="""
+model = nn.Linear(16, 2)
+outputs = []
+with torch.no_grad():
+    for x, y in loader:
+        outputs.append(model(x))
+""",
+)
+def tensor_kept_with_graph(ctx: Context) -> Iterator[Hit]:
+    if any(_grad_off_statement(ctx, s) for s in ctx.expr_stmts):
+        return  # torch.set_grad_enabled(False) somewhere: which code it covers is unknowable
+    from .modules import module_classes
+
+    modules = set(module_classes(ctx))
+    backward_in: dict[ast.AST, bool] = {}
+    for call in ctx.calls:
+        if method_call(call, "append") is None or len(call.args) != 1:
+            continue
+        loop = None
+        for a in ctx.ancestors(call):
+            if isinstance(a, LOOPS) and loop is None:
+                loop = a  # the innermost loop of the same function
+            elif isinstance(a, (*FUNCTIONS, ast.Lambda)) or a in modules:
+                break
+        else:
+            a = None
+        if loop is None or a in modules or any(m in modules for m in ctx.ancestors(loop)):
+            continue  # a forward collecting features (FPN, hierarchical models) needs the graph
+        scope = ctx.scope_of(loop)
+        if scope not in backward_in:
+            body = getattr(scope, "body", [])
+            backward_in[scope] = any(is_backward(ctx, n) for n in ctx.walk_local(body))
+        if backward_in[scope]:
+            continue  # backward() frees the saved activations, or uses the kept tensors
+        lst = name_of(receiver(call))
+        if lst is None or ctx.under_no_grad(call):
+            continue
+        if any(
+            isinstance(n, ast.Name) and n.id == lst and isinstance(n.ctx, ast.Store)
+            for n in ctx.walk_local(loop.body)
+        ):
+            continue  # a list made anew each iteration
+        what = _graph_kind(ctx, call.args[0], 0)
+        if what is None or _called_without_grad(ctx, call):
+            continue
+        yield Hit(call, {"what": _OUTPUT if what == "output" else _LOSS})
+
+
+_OUTPUT = {"en": "the model's output", "zh": "模型的输出"}
+_LOSS = {"en": "a loss", "zh": "loss"}
+
+
+def _graph_kind(ctx: Context, node: ast.AST, depth: int) -> str | None:
+    """'output' (a model's output), 'loss' (a loss function's result), or None: a tensor that
+    carries a graph, on every path the value takes."""
+    if depth > 6 or ctx.under_no_grad(node):
+        return None
+    if isinstance(node, ast.Name):
+        from .flow import flow
+
+        values = flow(ctx).values(node)
+        if not values:
+            return None
+        kinds = {_graph_kind(ctx, v, depth + 1) for v in values}
+        return kinds.pop() if len(kinds) == 1 else None
+    if isinstance(node, ast.Subscript):
+        return _graph_kind(ctx, node.value, depth + 1)
+    if isinstance(node, ast.BinOp):
+        left = _graph_kind(ctx, node.left, depth + 1)
+        return left or _graph_kind(ctx, node.right, depth + 1)
+    if not isinstance(node, ast.Call):
+        return None
+    f = node.func
+    q = ctx.qualname(f) or ""
+    if q in _FUNCTIONAL_LOSSES:
+        return "loss"
+    if isinstance(f, ast.Attribute) and not q.startswith("torch."):
+        if f.attr in _KEEPS:
+            return _graph_kind(ctx, f.value, depth + 1)
+        if not (isinstance(f.value, ast.Name) and f.value.id == "self"):
+            return None
+    from .flow import flow
+
+    fl = flow(ctx)
+    built = fl.classes(f) if isinstance(f, ast.Name | ast.Attribute) else None
+    if built:
+        if all(b.startswith("torch.nn.") and b.endswith("Loss") for b in built):
+            return "loss"
+        if fl.is_module(f):
+            return "output"
+        return None
+    last = (name_of(f) or "").rsplit(".", 1)[-1]
+    if built is None and _is_parameter(ctx, f):
+        if last in _LOSS_NAMES:
+            return "loss"
+        if last in _MODEL_NAMES:
+            return "output"
+    return None
+
+
+def _is_parameter(ctx: Context, f: ast.AST) -> bool:
+    """`model` a parameter of the enclosing function, or `self.model` of a method."""
+    scope = ctx.scope_of(f)
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if isinstance(f, ast.Attribute):
+        return isinstance(f.value, ast.Name) and f.value.id == "self"
+    if not isinstance(f, ast.Name):
+        return False
+    values = ctx.bindings(scope).get(f.id, [])
+    a = scope.args
+    return all(v is None for v in values) and f.id in {x.arg for x in [*a.args, *a.kwonlyargs]}
+
+
+def _grad_off_statement(ctx: Context, stmt: ast.Expr) -> bool:
+    call = stmt.value
+    return (
+        isinstance(call, ast.Call)
+        and (ctx.qualname(call.func) or "").endswith("set_grad_enabled")
+        and bool(call.args)
+        and isinstance(call.args[0], ast.Constant)
+        and call.args[0].value is False
+    )
+
+
+def _called_without_grad(ctx: Context, node: ast.AST) -> bool:
+    """The function holding `node` is called somewhere in this file under no_grad, or is one
+    that frameworks run without gradients (Lightning's validation/test/predict steps)."""
+    scope = ctx.scope_of(node)
+    if not isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef):
+        return False
+    if scope.name.startswith(("validation_", "test_", "predict_", "on_validation", "on_test",
+                              "on_predict")):  # fmt: skip
+        return True
+    for c in ctx.calls:
+        f = c.func
+        called = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+        if called == scope.name and ctx.under_no_grad(c):
+            return True
+    return False
