@@ -279,7 +279,10 @@ def test_the_index_is_small_and_records_its_versions_and_licence() -> None:
     versions = source_tier.versions()
     assert versions["wheel"] and versions["cpp"]
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"diagnoser.knowledge" = ["source_index.bin", "PYTORCH_LICENSE.txt"]' in pyproject
+    shipped = next(
+        line for line in pyproject.splitlines() if line.startswith('"diagnoser.knowledge" =')
+    )
+    assert '"source_index.bin"' in shipped and '"PYTORCH_LICENSE.txt"' in shipped
 
 
 _LAZY = """

@@ -153,7 +153,9 @@ def search_meta(entry: Entry, lang: str) -> str:
     Only those: the search expands every query word as a prefix ("all" → "allocate"), so the
     vocabulary of every wording would match anything. The tags are not shown. Frequent entries
     get a higher boost, which decides between entries that match equally ("dtype")."""
-    messages = [_EXCEPTION.sub("", message_line(entry, ex)) for ex in entry.examples[:2]]
+    # a message's own words, not the 40 lines of backend names some print after them (the
+    # dispatcher's "Could not run ... is only available for these backends: [...]")
+    messages = [_EXCEPTION.sub("", message_line(entry, ex))[:240] for ex in entry.examples[:2]]
     text = " ".join(messages + phrases(entry, lang)).lower()
     words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
     boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1

@@ -44,7 +44,13 @@ def clean_vocabulary(words: list[str]) -> frozenset[str]:
     keep = set()
     for word, n in counts.items():
         rivals = (
-            v for v, m in counts.items() if m > n and v[0] == word[0] and fuzz.ratio(word, v) >= 85
+            v
+            for v, m in counts.items()
+            if m > n
+            and v[0] == word[0]
+            # "gradient" is no misspelling of "gradients": one word inflected, not mistyped
+            and not (v.startswith(word) or word.startswith(v))
+            and fuzz.ratio(word, v) >= 85
         )
         if next(rivals, None) is None:
             keep.add(word)

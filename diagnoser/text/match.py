@@ -438,7 +438,14 @@ def _finding_matches(text: str, index: Index) -> list[Match]:
     return out
 
 
+# A check that passed, as preflight prints it ("  ✓ no gradient is exactly zero"): it says what
+# is fine, and its words must not be read as a symptom described.
+_PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
+
+
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
+    if "✓" in text:
+        text = _PASSED_CHECK.sub("", text)
     findings = detect(read_training_log(text))
     # Users describe a problem in a sentence; a pasted traceback is no description.
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
