@@ -12,9 +12,9 @@ from ..text.match import Diagnosis
 from ..text.parse import Error
 from .explain import explanation
 from .i18n import colon
-from .render import check_steps, code_span, facts_lines, facts_of, notes, said_and_notes
-from .render import fence as _fence
-from .safe import markdown_text, visible
+from .render import check_steps, facts_lines, facts_of, notes, said_and_notes
+from .safe import code_span, markdown_text, visible
+from .safe import fence as _fence
 
 _MAX_TRACEBACK_LINES = 120
 

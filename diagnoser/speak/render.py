@@ -8,7 +8,7 @@ from ..text.parse import Error, Frame
 from ..text.training_log import read as read_log
 from .explain import explanation
 from .i18n import colon, parens, t
-from .safe import markdown_text, visible
+from .safe import code_span, fence, markdown_text, visible
 from .tensor_notes import Correction, tensor_notes
 from .wrap import columns, markdown, wrap
 
@@ -55,30 +55,6 @@ def _where_markdown(frame: Frame) -> str:
     """`path:line` — `source`: two code spans, never one inside the other."""
     where = code_span(f"{frame.filename}:{frame.lineno}")
     return where + (f" — {code_span(frame.line)}" if frame.line else "")
-
-
-def _longest_backticks(text: str) -> int:
-    longest = run = 0
-    for c in text:
-        run = run + 1 if c == "`" else 0
-        longest = max(longest, run)
-    return longest
-
-
-def code_span(text: str) -> str:
-    """Inline code that holds any text whole (CommonMark): its backtick fence is longer than any
-    run of backticks inside, and a space pads text that starts or ends with a backtick (or with
-    a space at both ends: CommonMark strips one from each side)."""
-    ticks = "`" * (_longest_backticks(text) + 1)
-    pad = " " if text[:1] == "`" or text[-1:] == "`" or text[:1] == text[-1:] == " " else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def fence(text: str, info: str = "") -> list[str]:
-    """A fenced code block that holds any text whole: its fence is longer than any backtick run
-    inside (a line of three backticks would close a ``` fence)."""
-    ticks = "`" * max(3, _longest_backticks(text) + 1)
-    return [ticks + info, text.rstrip("\n"), ticks]
 
 
 def _echoed(m: Match) -> str:

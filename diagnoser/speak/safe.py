@@ -45,3 +45,27 @@ def _escaped(prose: str) -> str:
 def table_cell(text: str) -> str:
     """One Markdown table cell: one line, no column break of its own, no raw HTML."""
     return markdown_text(text.replace("\n", " ")).replace("|", "\\|")
+
+
+def _longest_backticks(text: str) -> int:
+    longest = run = 0
+    for c in text:
+        run = run + 1 if c == "`" else 0
+        longest = max(longest, run)
+    return longest
+
+
+def code_span(text: str) -> str:
+    """Inline code that holds any text whole (CommonMark): its backtick fence is longer than any
+    run of backticks inside, and a space pads text that starts or ends with a backtick (or with
+    a space at both ends: CommonMark strips one from each side)."""
+    ticks = "`" * (_longest_backticks(text) + 1)
+    pad = " " if text[:1] == "`" or text[-1:] == "`" or text[:1] == text[-1:] == " " else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def fence(text: str, info: str = "") -> list[str]:
+    """A fenced code block that holds any text whole: its fence is longer than any backtick run
+    inside (a line of three backticks would close a ``` fence)."""
+    ticks = "`" * max(3, _longest_backticks(text) + 1)
+    return [ticks + info, text.rstrip("\n"), ticks]

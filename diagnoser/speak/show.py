@@ -10,7 +10,8 @@ from __future__ import annotations
 from ..knowledge.groups import GROUPS
 from ..knowledge.index import Entry
 from .i18n import colon, parens, t
-from .render import DOCS_URL, check_steps, code_span, page_url
+from .render import DOCS_URL, check_steps, page_url
+from .safe import code_span
 from .wrap import markdown, wrap
 
 MESSAGES_SHOWN = 3

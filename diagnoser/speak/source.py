@@ -43,7 +43,7 @@ def source_report(loc: Location | None) -> SourceReport | None:
 def _code(text: str, markdown: bool) -> str:
     if not markdown:
         return f"`{text}`"
-    from .render import code_span
+    from .safe import code_span
 
     return code_span(text)
 

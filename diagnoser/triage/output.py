@@ -7,7 +7,7 @@ from ..knowledge.index import Index
 from ..speak import render
 from ..speak.explain import explanation
 from ..speak.i18n import t
-from ..speak.safe import table_cell, visible
+from ..speak.safe import code_span, table_cell, visible
 from ..text.match import Diagnosis, match
 from ..text.parse import Trace
 from .grouping import Group, Report
@@ -125,14 +125,14 @@ def to_markdown(report: Report, index: Index, lang: str) -> str:
     rows = _rows(report, index, lang)
     out = ["| " + " | ".join(_header(lang)) + " |", "|" + " --- |" * 5]
     for g, row in zip(report.groups, rows, strict=True):
-        row[0] = render.code_span(row[0]) if g.id else row[0]
+        row[0] = code_span(row[0]) if g.id else row[0]
         if g is report.first_failure:
             row[0] = f"**{row[0]}**"
         out.append("| " + " | ".join(map(table_cell, row)) + " |")
     out += ["", _summary(report, lang)]
     if report.first_failure is not None:
         g = report.first_failure
-        out += ["", f"## {_w('first_failure', lang)}{render.code_span(_seen_text(g))}", ""]
+        out += ["", f"## {_w('first_failure', lang)}{code_span(_seen_text(g))}", ""]
         out.append(render.to_markdown(first_diagnosis(g, index), lang))
     return visible("\n".join(out).rstrip() + "\n")
 
