@@ -228,3 +228,18 @@ def test_a_train_override_is_undone() -> None:
     diagnoser.overfit_one_batch(model, _batch(), nn.CrossEntropyLoss(), opt, steps=2)
     assert all(p.requires_grad for p in model.parameters())
     assert not model.training and model.stem_frozen is False
+
+
+def test_preflight_on_lazy_modules() -> None:
+    """LazyLinear (which the shape-matmul fix recommends) has no values before its first forward:
+    preflight saves around it instead of raising, and training goes on afterwards."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.LazyLinear(16), torch.nn.ReLU(), torch.nn.LazyLinear(3))
+    x, y = torch.randn(64, 10), torch.randint(0, 3, (64,))
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(x, y), batch_size=16)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    diagnoser.preflight(model, loader, torch.nn.CrossEntropyLoss(), optimizer)
+    loss = torch.nn.functional.cross_entropy(model(x), y)
+    loss.backward()
+    optimizer.step()
+    assert torch.isfinite(loss)

@@ -21,9 +21,13 @@ import torch
 @contextmanager
 def preserved(model: torch.nn.Module, optimizer: torch.optim.Optimizer | None) -> Iterator[None]:
     # Copies go to host memory: a model that fills its GPU has no room for a second copy there.
-    tensors = {k: _saved(v) for k, v in model.state_dict(keep_vars=True).items()}
+    # A lazy module's parameters have no values until its first forward (LazyLinear): nothing to
+    # save, and once a check's forward has made them they stay made, as the first step would.
+    tensors = {k: _saved(v) for k, v in model.state_dict(keep_vars=True).items() if not _lazy(v)}
     grads = {
-        name: (None if p.grad is None else _saved(p.grad)) for name, p in model.named_parameters()
+        name: (None if p.grad is None else _saved(p.grad))
+        for name, p in model.named_parameters()
+        if not _lazy(p)
     }
     # train()/eval() set `training`, and an override may do more: freeze a stage
     # (requires_grad), flip a flag of its own. Both are put back as they were.
@@ -61,6 +65,10 @@ def _plain_attributes(module: torch.nn.Module) -> dict[str, Any]:
     """The module's own attributes that hold plain values (`training`, and the flags a train()
     override may toggle); tensors, submodules and hooks are kept elsewhere or left alone."""
     return {k: v for k, v in vars(module).items() if isinstance(v, _PLAIN)}
+
+
+def _lazy(t: torch.Tensor) -> bool:
+    return isinstance(t, torch.nn.parameter.UninitializedTensorMixin)
 
 
 def _saved(t: torch.Tensor) -> torch.Tensor:
