@@ -68,7 +68,7 @@ def _plain_attributes(module: torch.nn.Module) -> dict[str, Any]:
 
 
 def _lazy(t: torch.Tensor) -> bool:
-    return isinstance(t, torch.nn.parameter.UninitializedTensorMixin)
+    return bool(torch.nn.parameter.is_lazy(t))
 
 
 def _saved(t: torch.Tensor) -> torch.Tensor:
