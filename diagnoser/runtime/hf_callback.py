@@ -13,7 +13,6 @@ logs the mean of the finite losses instead; watch reports the step it first appe
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ..speak.optional import requires
@@ -23,9 +22,7 @@ with requires("transformers", extra="hf", feature="diagnoser.DiagnoserTrainerCal
 with requires("torch", extra="torch", feature="diagnoser.DiagnoserTrainerCallback"):
     import torch
 
-from ..speak.i18n import default_lang
-from .findings import Report
-from .preflight import preflight
+from .callback_base import CallbackChecks
 from .watch import Watch
 
 
@@ -49,21 +46,9 @@ def _optimizer(optimizer: Any) -> torch.optim.Optimizer | None:
     return optimizer if isinstance(optimizer, torch.optim.Optimizer) else None
 
 
-class DiagnoserTrainerCallback(transformers.TrainerCallback):
-    def __init__(
-        self,
-        *,
-        run_preflight: bool = True,
-        run_watch: bool = True,
-        fail_on_error: bool = False,
-        lang: str | None = None,
-        **watch_options: Any,
-    ) -> None:
-        self.run_preflight, self.run_watch = run_preflight, run_watch
-        self.fail_on_error, self.lang = fail_on_error, lang
-        self.watch_options = watch_options
-        self.report: Report | None = None
-        self.watch: Watch | None = None
+class DiagnoserTrainerCallback(CallbackChecks, transformers.TrainerCallback):
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
         self._losses: list[torch.Tensor] = []
         self._hook: Any = None
 
@@ -91,17 +76,13 @@ class DiagnoserTrainerCallback(transformers.TrainerCallback):
                     )
                 return loss
 
-            self.report = preflight(
+            self._preflight(
                 model,
                 train_dataloader,
+                state.is_world_process_zero,
                 optimizer=_optimizer(optimizer),
-                batches=1,
                 compute_loss=compute_loss,
             )
-            if state.is_world_process_zero:
-                print(self.report.to_text(self.lang), file=sys.stderr)
-            if self.fail_on_error and not self.report.ok:
-                raise RuntimeError("diagnoser preflight found problems (see above)")
         if self.run_watch:
             self.watch = Watch(model, **self.watch_options).attach()
             # Steps are the optimizer's (on_step_end), not forwards: with gradient accumulation
@@ -138,9 +119,4 @@ class DiagnoserTrainerCallback(transformers.TrainerCallback):
         if self._hook is not None:
             self._hook.remove()
             self._hook = None
-        if self.watch is None:
-            return
-        self.watch.detach()
-        if state.is_world_process_zero:
-            for finding in self.watch.findings:
-                print(finding.line(self.lang or default_lang()), file=sys.stderr)
+        self._end_watch(state.is_world_process_zero)

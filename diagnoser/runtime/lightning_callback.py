@@ -10,7 +10,6 @@ forward of its own for either (Lightning's README calls the layers inside traini
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from ..speak.optional import requires
@@ -20,42 +19,20 @@ with requires("lightning.pytorch", extra="lightning", feature="diagnoser.Diagnos
 with requires("torch", extra="torch", feature="diagnoser.DiagnoserCallback"):
     import torch
 
-from ..speak.i18n import default_lang
-from .findings import Report
-from .preflight import preflight
+from .callback_base import CallbackChecks
 from .watch import Watch
 
 
-class DiagnoserCallback(pl.Callback):
-    def __init__(
-        self,
-        *,
-        run_preflight: bool = True,
-        run_watch: bool = True,
-        fail_on_error: bool = False,
-        lang: str | None = None,
-        **watch_options: Any,
-    ) -> None:
-        self.run_preflight, self.run_watch = run_preflight, run_watch
-        self.fail_on_error, self.lang = fail_on_error, lang
-        self.watch_options = watch_options
-        self.report: Report | None = None
-        self.watch: Watch | None = None
-
+class DiagnoserCallback(CallbackChecks, pl.Callback):
     def on_train_start(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
         if self.run_preflight:
-            optimizer = trainer.optimizers[0] if trainer.optimizers else None
-            self.report = preflight(
+            self._preflight(
                 pl_module,
                 trainer.train_dataloader,
-                optimizer=optimizer,
-                batches=1,
+                trainer.is_global_zero,
+                optimizer=trainer.optimizers[0] if trainer.optimizers else None,
                 compute_loss=lambda batch: pl_module.training_step(batch, 0),
             )
-            if trainer.is_global_zero:
-                print(self.report.to_text(self.lang), file=sys.stderr)
-            if self.fail_on_error and not self.report.ok:
-                raise RuntimeError("diagnoser preflight found problems (see above)")
         if self.run_watch:
             self.watch = Watch(pl_module, **self.watch_options).attach()
 
@@ -73,9 +50,4 @@ class DiagnoserCallback(pl.Callback):
         self.watch.step(loss if isinstance(loss, torch.Tensor) else None)
 
     def on_train_end(self, trainer: pl.Trainer, pl_module: pl.LightningModule) -> None:
-        if self.watch is None:
-            return
-        self.watch.detach()
-        if trainer.is_global_zero:
-            for finding in self.watch.findings:
-                print(finding.line(self.lang or default_lang()), file=sys.stderr)
+        self._end_watch(trainer.is_global_zero)
