@@ -664,9 +664,9 @@ def test_ctrl_c_during_a_parallel_triage_exits_130_without_the_workers_traceback
 ) -> None:
     error = 'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n' + OOM
     logs = []
-    for rank in range(2):  # seconds of work each: every traceback is diagnosed
-        log = tmp_path / f"rank{rank}.log"
-        log.write_text(error * 2000)
+    for rank in range(2):  # minutes of work each (every traceback is diagnosed): far more than
+        log = tmp_path / f"rank{rank}.log"  # the wait below, so the workers must be stopped
+        log.write_text(error * 30000)
         logs.append(str(log))
     term = Terminal("triage", "-j", "2", *logs)
     deadline = time.monotonic() + 60

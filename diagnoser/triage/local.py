@@ -48,7 +48,8 @@ def _in_workers(
     context = multiprocessing.get_context("spawn")
     results: list[FileResult | None] = [None] * len(tasks)
     died = False
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_leave_ctrl_c) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_leave_ctrl_c)
+    try:
         futures = _without_ctrl_c(lambda: [pool.submit(_scan_in_worker, t) for t in tasks])
         for i, future in enumerate(futures):
             try:
@@ -59,6 +60,10 @@ def _in_workers(
             results[i] = result
             if on_read:
                 on_read(size)
+    except BaseException:  # Ctrl-C: stop the workers, do not wait for the files they are on
+        _stop(pool)
+        raise
+    pool.shutdown()
     lost = [i for i, r in enumerate(results) if r is None]
     for i in lost:  # its worker died: read it here
         results[i] = _scan(tasks[i], index, on_read)
@@ -67,6 +72,16 @@ def _in_workers(
         note = f"a worker process died while reading; {len(lost)} file(s) read again here"
         found[0].problem = "\n".join(filter(None, [found[0].problem, note]))
     return found
+
+
+def _stop(pool: Any) -> None:
+    """End the pool now. `shutdown` alone waits for the files the workers are reading, which
+    can take minutes for a big log; the workers ignore SIGINT, so they are terminated. The
+    executor has no public call for it before Python 3.14 (`terminate_workers`)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _without_ctrl_c(start: Callable[[], Any]) -> Any:
