@@ -143,3 +143,20 @@ def test_each_environment_keeps_its_own_plugin_list(tmp_path: Path) -> None:
     before = [p.stat().st_mtime_ns for p in lists]
     cli("list", env=env)
     assert [p.stat().st_mtime_ns for p in lists] == before
+
+
+def test_files_written_in_the_working_directory_do_not_make_it_look_again(tmp_path: Path) -> None:
+    """Under `python -m diagnoser` the working directory is on sys.path, and a training run writes
+    files there all the time: only a distribution appearing in it counts as a change."""
+    work, cache = tmp_path / "project", tmp_path / "cache"
+    work.mkdir()
+    env = {"DIAGNOSER_CACHE_DIR": str(cache)}
+    cli("list", env=env, cwd=work)
+    (kept,) = cache.glob("plugins-*.marshal")
+    before = kept.stat().st_mtime_ns
+    (work / "train.log").write_text("epoch 1 | loss 2.3\n")
+    cli("list", env=env, cwd=work)
+    assert kept.stat().st_mtime_ns == before
+    (work / "myteam-0.1.dist-info").mkdir()
+    cli("list", env=env, cwd=work)
+    assert kept.stat().st_mtime_ns != before

@@ -105,8 +105,9 @@ def test_foreign_opcodes_are_refused_and_the_pattern_compiled(tmp_path: Path) ->
     probe(tmp_path)
     (cached,) = tmp_path.glob("regex-*.marshal")
     data = marshal.loads(cached.read_bytes()[4:])
-    for key, (flags, code, *rest) in list(data.items()):
-        data[key] = (flags, [99999] * len(code), *rest)  # no opcode of _sre's
+    for key, kept in list(data.items()):  # each pattern's arguments, marshalled on their own
+        flags, code, *rest = marshal.loads(kept)
+        data[key] = marshal.dumps((flags, [99999] * len(code), *rest))  # no opcode of _sre's
     raw = marshal.dumps(data)  # with a sound CRC-32: _sre itself refuses these
     cached.write_bytes(zlib.crc32(raw).to_bytes(4, "little") + raw)
     again = probe(tmp_path)

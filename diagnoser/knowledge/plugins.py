@@ -54,14 +54,24 @@ def _plugin_dirs() -> list[str]:
     return dirs
 
 
-def _sys_path_key() -> list[tuple[str, int]]:
-    key = []
-    for entry in sys.path:
+def _sys_path_key() -> list[tuple[str, object]]:
+    """Each sys.path folder with its modification time, except the first: the script's folder or,
+    under `python -m`, the working directory, whose time changes whenever the user's program
+    writes a file there. For it, the distributions it holds are what counts."""
+    key: list[tuple[str, object]] = []
+    for i, entry in enumerate(sys.path):
         try:
-            key.append((entry, os.stat(entry or ".").st_mtime_ns))
+            key.append(
+                (entry, _distributions(entry) if i == 0 else os.stat(entry or ".").st_mtime_ns)
+            )
         except OSError:
             key.append((entry, -1))
     return key
+
+
+def _distributions(folder: str) -> list[str]:
+    with os.scandir(folder or ".") as entries:
+        return sorted(e.name for e in entries if e.name.endswith((".dist-info", ".egg-info")))
 
 
 def _find_plugin_dirs() -> list[str]:

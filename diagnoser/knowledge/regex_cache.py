@@ -5,7 +5,10 @@ Python's re parses and compiles every pattern in pure Python, in every process: 
 diagnosis uses cost ~14 ms, a third of a cold `diagnoser` run. What re's compiler makes of a pattern
 is a list of opcodes, which `_sre.compile` (C) turns into a Pattern in microseconds. So those
 opcodes are kept in the user's cache directory, one file per Python build (as .pyc files are),
-read once at import, and written back at exit when new patterns were compiled.
+read once at import, and written back at exit when new patterns were compiled. Each pattern's
+opcodes stay marshalled bytes in that file until the pattern is used: the file holds every pattern
+of the knowledge base (building the index compiles them all), a diagnosis uses a few dozen, and
+unmarshalling all the opcode lists at each start cost more (~4 ms) than it saved.
 
 re's compiler is private API. A pattern's opcodes are kept only when the Pattern they make is equal
 (same pattern, flags and code) to re.compile's, checked when the pattern is first compiled; and
@@ -36,7 +39,7 @@ except ImportError:  # pragma: no cover - Python 3.10 names them differently: no
 # Enough for every pattern of the code and the knowledge base several times over; a file that
 # outgrows it (patterns of many knowledge bases) starts again with this process's patterns.
 _MAX_PATTERNS = 4096
-_NAME = f"regex-{sys.implementation.cache_tag}-{sys.hexversion:x}-{getattr(_sre, 'MAGIC', 0)}"
+_NAME = f"regex-v2-{sys.implementation.cache_tag}-{sys.hexversion:x}-{getattr(_sre, 'MAGIC', 0)}"
 
 # (pattern, flags) -> the arguments of _sre.compile after the pattern
 _Args = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
@@ -46,7 +49,7 @@ def _path() -> str:
     return os.path.join(cache_dir(), _NAME + ".marshal")
 
 
-def _load() -> dict[tuple[str, int], _Args]:
+def _load() -> dict[tuple[str, int], bytes]:
     if _sre is None:
         return {}
     try:
@@ -61,8 +64,8 @@ def _load() -> dict[tuple[str, int], _Args]:
     return data if isinstance(data, dict) else {}
 
 
-_known = _load()
-_new: dict[tuple[str, int], _Args] = {}
+_known = _load()  # (pattern, flags) -> its _Args, marshalled
+_new: dict[tuple[str, int], bytes] = {}
 _made: dict[tuple[str, int], re.Pattern[str]] = {}  # this process's, by (pattern, flags)
 
 
@@ -75,10 +78,10 @@ def compile_cached(pattern: str, flags: int = 0) -> re.Pattern[str]:
 
 
 def _compile(key: tuple[str, int]) -> re.Pattern[str]:
-    args = _known.get(key)
-    if args is not None:
+    kept = _known.get(key)
+    if kept is not None:
         try:
-            return _sre.compile(key[0], *args)  # type: ignore[no-any-return]
+            return _sre.compile(key[0], *marshal.loads(kept))  # type: ignore[no-any-return]
         except Exception:  # damaged or foreign opcodes: _sre validates them and refuses
             del _known[key]
     compiled = re.compile(*key)
@@ -98,7 +101,7 @@ def _keep(key: tuple[str, int], compiled: re.Pattern[str]) -> None:
         import atexit
 
         atexit.register(_save)
-    _new[key] = args
+    _new[key] = marshal.dumps(args)
 
 
 def _opcodes(pattern: str, flags: int) -> _Args:
