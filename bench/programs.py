@@ -1,0 +1,91 @@
+"""Fresh programs written as users write them (tests/data/programs/*.py, each with one mistake
+and an `# expect: <entry id>` first line), run with the real torch, their output diagnosed.
+
+Unlike the reproductions, these were written apart from the entries, in the shapes users write
+(a forgotten flatten in a forward, labels read from a CSV as floats, a model kept in a plain
+list): the question is whether the diagnoser names the mistake from the output alone.
+
+Each program runs in a child forked from one process that imported torch once (seconds, not a
+minute), with its stdout and stderr sent to a file, exactly as `python prog.py 2>&1` prints.
+
+Usage: python bench/programs.py [--misses]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import runpy
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ROOT / "tests" / "data" / "programs"
+sys.path.insert(0, str(ROOT))
+
+
+def expected(path: Path) -> str:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    return first.removeprefix("# expect:").strip()
+
+
+def run(path: Path) -> str:
+    """What `python path 2>&1` prints, from a forked child (torch is already imported here)."""
+    with tempfile.TemporaryFile() as out:
+        pid = os.fork()
+        if pid == 0:  # the child: become `python path`
+            code = 1
+            try:
+                os.dup2(out.fileno(), 1)
+                os.dup2(out.fileno(), 2)
+                # new streams on those descriptors: a caller's (pytest's) capture objects are not
+                sys.stdout = open(1, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115
+                sys.argv = [str(path)]
+                try:
+                    runpy.run_path(str(path), run_name="__main__")
+                    code = 0
+                except SystemExit as stop:
+                    code = stop.code if isinstance(stop.code, int) else 1
+                except BaseException:
+                    sys.__excepthook__(*sys.exc_info())  # Python's own printing
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        os.waitpid(pid, 0)
+        out.seek(0)
+        return out.read().decode("utf-8", "replace")
+
+
+def results() -> list[tuple[str, str, str | None, str]]:
+    """(program, expected id, first answer or None, output) for every program."""
+    import torch  # noqa: F401  - once, before the children are forked
+
+    from diagnoser import diagnose
+
+    found = []
+    for path in sorted(PROGRAMS.glob("*.py")):
+        output = run(path)
+        matches = diagnose(output, lang="en")["matches"]
+        found.append((path.stem, expected(path), matches[0]["id"] if matches else None, output))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--misses", action="store_true", help="show each miss and its output")
+    args = parser.parse_args()
+    rows = results()
+    right = sum(first == want for _, want, first, _ in rows)
+    wrong = sum(first not in (None, want) for _, want, first, _ in rows)
+    print(f"{right}/{len(rows)} programs answered with the right entry first, {wrong} wrongly")
+    for name, want, first, output in rows:
+        if first != want and args.misses:
+            print(f"\n{name}: expected {want}, got {first}\n{output.strip()[-600:]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
