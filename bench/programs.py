@@ -48,8 +48,12 @@ def run(path: Path) -> str:
                     code = 0
                 except SystemExit as stop:
                     code = stop.code if isinstance(stop.code, int) else 1
-                except BaseException:
-                    sys.__excepthook__(*sys.exc_info())  # Python's own printing
+                except BaseException as error:  # printed as Python prints it, from the
+                    tb = error.__traceback__  # program's own first frame (not this runner's)
+                    while tb is not None and tb.tb_frame.f_code.co_filename != str(path):
+                        tb = tb.tb_next
+                    error.__traceback__ = tb or error.__traceback__  # what Python prints
+                    sys.__excepthook__(type(error), error, error.__traceback__)
             finally:
                 sys.stdout.flush()
                 sys.stderr.flush()

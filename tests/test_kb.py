@@ -183,3 +183,11 @@ def test_anchors_never_hide_a_match(entry: Entry, index: Index) -> None:
             if sig.regex.search(text):
                 assert sig.anchor is None or sig.anchor in text.lower(), (sig.pattern, text)
                 assert not literals or any(lit in text.lower() for lit in literals), text
+
+
+def test_a_bad_code_regex_names_its_field(tmp_path: Path) -> None:
+    entry_id = ENTRIES[0].id
+    sigs = [{"pattern": "ok", "code": r"\.grad("}]
+    kb = _broken_copy(tmp_path, entry_id, {"signatures": sigs})
+    with pytest.raises(KBError, match=r"signatures\[0\]\.code: missing \)"):
+        load_kb(kb)

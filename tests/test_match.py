@@ -236,3 +236,34 @@ def test_the_root_of_a_long_chain_is_still_read(index: Index) -> None:
     assert proc.stderr.count("The above exception was the direct cause") == 250
     best = diagnose(proc.stderr, index).best
     assert best is not None and best.entry.id == "shape-matmul" and best.score == 100
+
+
+def _none_attribute_error() -> str:
+    try:
+        None.norm()  # type: ignore[attr-defined]
+    except AttributeError as error:
+        return f"AttributeError: {error}"
+    raise AssertionError("None has a norm")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("total += p.grad.norm().item() ** 2", "gradient-none"),
+        ("norms = [w.grad .norm() for w in params]", "gradient-none"),
+        ("total += feats.norm().item() ** 2", None),  # None, but no gradient in sight
+        (None, None),  # the message alone: nothing says which None it was
+    ],
+)
+def test_a_signature_with_code_needs_the_failing_line_to_fit(
+    line: str | None, expected: str | None, index: Index
+) -> None:
+    """`code`: "'NoneType' object has no attribute 'norm'" names gradient-none only when the
+    line that failed reads it from a .grad; the fuzzy stage does not claim the bare message."""
+    message = _none_attribute_error()
+    text = message
+    if line is not None:
+        text = 'Traceback (most recent call last):\n  File "train.py", line 9, in <module>\n'
+        text += f"    {line}\n{message}\n"
+    best = diagnose(text, index).best
+    assert (best.entry.id if best else None) == expected

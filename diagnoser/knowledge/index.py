@@ -97,10 +97,12 @@ class Signature:
     read with the entry's other texts (Entry.explain_templates)."""
 
     __slots__ = (
+        "_code_regex",
         "_regex",
         "_type_regex",
         "_unless_regex",
         "anchor",
+        "code",
         "exceptions",
         "pattern",
         "torch",
@@ -116,6 +118,7 @@ class Signature:
         torch: str | None = None,
         anchor: str | None = None,
         type: str | None = None,
+        code: str | None = None,
     ) -> None:
         self.pattern = pattern
         self.exceptions = exceptions
@@ -124,7 +127,9 @@ class Signature:
         # Lower-cased text every match contains (anchor.py); None when the pattern has none.
         self.anchor = anchor
         self.type = type
+        self.code = code
         self._regex: re.Pattern[str] | None = None
+        self._code_regex: re.Pattern[str] | None = None
         self._type_regex: re.Pattern[str] | None = None
         self._unless_regex: re.Pattern[str] | None = None
 
@@ -146,6 +151,13 @@ class Signature:
         if self.unless and self._unless_regex is None:
             self._unless_regex = compile_cached(self.unless, re.IGNORECASE)
         return self._unless_regex
+
+    @property
+    def code_regex(self) -> re.Pattern[str] | None:
+        """What the failing line of code must contain (the schema's `code`), as a regex."""
+        if self.code and self._code_regex is None:
+            self._code_regex = compile_cached(self.code)
+        return self._code_regex
 
     def __repr__(self) -> str:
         return f"Signature({self.pattern!r})"
@@ -215,8 +227,8 @@ class Entry:
     def signatures(self) -> tuple[Signature, ...]:
         if self._signatures is None:
             self._signatures = tuple(
-                Signature(pattern, tuple(exceptions), unless, torch, anchor, type)
-                for pattern, exceptions, unless, torch, anchor, type in self._raw_signatures
+                Signature(pattern, tuple(exceptions), unless, torch, anchor, type, code)
+                for pattern, exceptions, unless, torch, anchor, type, code in self._raw_signatures
             )
         return self._signatures
 
@@ -657,7 +669,18 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                 "kind": e["kind"],
                 "group": e["group"],
                 "signatures": [
-                    [s[k] for k in ("pattern", "exceptions", "unless", "torch", "anchor", "type")]
+                    [
+                        s.get(k)
+                        for k in (
+                            "pattern",
+                            "exceptions",
+                            "unless",
+                            "torch",
+                            "anchor",
+                            "type",
+                            "code",
+                        )
+                    ]
                     for s in e["signatures"]
                 ],
                 "frames": [[f["calls"], f["source"]] for f in e.get("frames") or ()],

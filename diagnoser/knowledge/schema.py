@@ -78,6 +78,10 @@ class Signature(Strict):
     # qualified type alone names the family, whatever their message (torch._dynamo.exc.*).
     type: NonEmpty | None = None
     unless: NonEmpty | None = None
+    # The line of code that failed must match this too (searched in the innermost frame's source
+    # line and in the user's own deepest one): for a message that alone names no family,
+    # "'NoneType' object has no attribute 'norm'" names gradient-none on `p.grad.norm()`.
+    code: NonEmpty | None = None
     torch: NonEmpty | None = None
     explain: Text | None = None
     # A wording that names a case of its own within the family (host RAM in cuda-oom): its title,
@@ -86,7 +90,7 @@ class Signature(Strict):
     cause: Text | None = None
     fix: Text | None = None
 
-    _check_pattern = field_validator("pattern", "unless", "type")(
+    _check_pattern = field_validator("pattern", "unless", "type", "code")(
         lambda v: v if v is None else _compile(v)
     )
 

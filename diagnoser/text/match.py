@@ -200,6 +200,8 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
         )
         if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
             continue
+        if sig.code_regex and not _code_fits(sig.code_regex, err):
+            continue
         score = 100
         if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
             score -= _TYPE_MISMATCH_PENALTY
@@ -213,6 +215,12 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
     return out
+
+
+def _code_fits(code: re.Pattern[str], err: Error) -> bool:
+    """The failing line of code, the innermost frame's or the user's own deepest, matches."""
+    lines = (err.frames[-1].line if err.frames else None, err.where.line if err.where else None)
+    return any(line and code.search(line) for line in lines)
 
 
 def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
@@ -410,9 +418,18 @@ def _own_errors(entry: Entry, errors: tuple[Error, ...]) -> tuple[Error, ...]:
     """The errors of an example that say it is this entry's, which its signatures recognise: a
     wrapper's example ("Caught FileNotFoundError in DataLoader worker process 0") also shows the
     error it wraps, and a bare FileNotFoundError resembling that one is no DataLoader's. All of
-    them when no signature recognises any (an entry known only by its phrases)."""
-    own = tuple(e for e in errors if any(s.regex.search(e.message) for s in entry.signatures))
-    return own or errors
+    them when no signature recognises any (an entry known only by its phrases). None when only
+    a signature with a `code` condition does: that message alone names no entry ("'NoneType'
+    object has no attribute 'norm'" is gradient-none's only on a `.grad` line)."""
+    by_message = tuple(
+        e for e in errors if any(not s.code and s.regex.search(e.message) for s in entry.signatures)
+    )
+    if by_message:
+        return by_message
+    with_code = (s for s in entry.signatures if s.code)
+    if any(s.regex.search(e.message) for s in with_code for e in errors):
+        return ()
+    return errors
 
 
 # A runtime check's finding as preflight and watch print it (runtime/findings.py, Finding.line):
