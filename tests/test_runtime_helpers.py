@@ -61,9 +61,25 @@ def test_set_seed_repeats_python_numpy_and_torch() -> None:
     assert draw() != first
 
 
-def test_set_seed_deterministic_turns_on_deterministic_algorithms() -> None:
+def test_set_seed_makes_cudnn_deterministic_by_default_as_the_guide_does() -> None:
+    """The founding guide's set_seed (seed 000, 实践2) sets cudnn.deterministic = True and
+    cudnn.benchmark = False; ours does the same unless told otherwise."""
+    before = torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark
     try:
-        diagnoser.set_seed(0, deterministic=True)
+        torch.backends.cudnn.benchmark = True
+        diagnoser.set_seed(0)
+        assert torch.backends.cudnn.deterministic and not torch.backends.cudnn.benchmark
+        assert not torch.are_deterministic_algorithms_enabled()  # only with strict=True
+        torch.backends.cudnn.benchmark = True
+        diagnoser.set_seed(0, deterministic=False)
+        assert not torch.backends.cudnn.deterministic and torch.backends.cudnn.benchmark
+    finally:
+        torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = before
+
+
+def test_set_seed_strict_turns_on_deterministic_algorithms() -> None:
+    try:
+        diagnoser.set_seed(0, strict=True)
         assert torch.are_deterministic_algorithms_enabled()
         assert torch.backends.cudnn.deterministic and not torch.backends.cudnn.benchmark
     finally:

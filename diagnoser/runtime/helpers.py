@@ -21,10 +21,14 @@ from .state import preserved
 from .stepping import step
 
 
-def set_seed(seed: int, deterministic: bool = False) -> None:
-    """Seed python, numpy (when installed), torch and every CUDA device. With deterministic=True,
-    also ask for deterministic kernels: cuDNN's autotuner off and `use_deterministic_algorithms`,
-    which makes ops with no deterministic version raise instead of varying silently."""
+def set_seed(seed: int, deterministic: bool = True, strict: bool = False) -> None:
+    """Seed python, numpy (when installed), torch and every CUDA device.
+
+    deterministic (the default, as the founding guide's set_seed): cuDNN picks deterministic
+    convolution algorithms and its autotuner is off (`cudnn.benchmark = False`). That costs
+    speed on GPUs where autotuning finds faster kernels; pass deterministic=False to keep them
+    once runs no longer need to repeat exactly. strict: also `use_deterministic_algorithms`,
+    which makes every op without a deterministic version raise instead of varying silently."""
     random.seed(seed)
     os.environ["PYTHONHASHSEED"] = str(seed)  # for subprocesses (DataLoader workers spawned)
     try:
@@ -34,9 +38,11 @@ def set_seed(seed: int, deterministic: bool = False) -> None:
     else:
         numpy.random.seed(seed % 2**32)
     torch.manual_seed(seed)  # seeds every CUDA device too
-    if deterministic:
-        torch.backends.cudnn.deterministic = True
-        torch.backends.cudnn.benchmark = False
+    torch.backends.cudnn.deterministic = deterministic or strict
+    torch.backends.cudnn.benchmark = (
+        False if deterministic or strict else torch.backends.cudnn.benchmark
+    )
+    if strict:
         # cuBLAS needs this workspace setting to be deterministic (CUDA >= 10.2)
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
         torch.use_deterministic_algorithms(True)
