@@ -508,6 +508,18 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.autocast-off",
+        _W,
+        "autocast-not-applied",
+        WARNING,
+        ("autocast applies to the layers it should", "autocast 确实作用在该作用的层上"),
+        (
+            "at step {step} the layer {module} ran in {dtype} inside autocast: {why}; mixed "
+            "precision is not applied",
+            "第 {step} 步，{module} 这一层在 autocast 里仍以 {dtype} 运行：{why}；混合精度没有生效",
+        ),
+    ),
+    _check(
         "watch.memory-growth",
         _W,
         "gpu-memory-leak",

@@ -29,11 +29,14 @@ from ..speak.optional import requires
 with requires("torch", extra="torch", feature="diagnoser.watch"):
     import torch
 from torch import nn
+from torch.nn.parameter import is_lazy
 
 from ..speak.i18n import default_lang
 from .findings import Finding, TrainingFindingError, summary
 from .mode_checks import dropout_training_at_eval, dropouts
 from .optimizer_checks import OptimizerChecks
+from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
+from .precision_checks import autocast_not_applied
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
@@ -115,7 +118,9 @@ class Watch:
             if not any(True for _ in module.children()) or module is self.model:
                 self._handles.append(module.register_forward_hook(self._forward))
         for p in self.model.parameters():
-            if p.requires_grad:
+            # a lazy module's parameter before its first forward refuses hooks: its gradient
+            # norms are simply not read (the layers around it still are)
+            if p.requires_grad and not is_lazy(p):
                 self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)], p)))
         self._optim.attach()
         return self
@@ -171,6 +176,10 @@ class Watch:
         name = self._names.get(id(module), type(module).__name__)
         for t in _floats(output):
             self._flag(name, _FORWARD, t)
+        if isinstance(module, AUTOCAST_ELIGIBLE) and "watch.autocast-off" not in self._kinds:
+            found = autocast_not_applied(name, output, self.step_count)
+            if found is not None:
+                self._once("watch.autocast-off", "", found)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
             self._check_nonfinite(self.step_count)
         if self._full and torch.is_grad_enabled():

@@ -1,0 +1,69 @@
+"""Mixed precision that does not apply: layers autocast should run in float16/bfloat16 that run in
+full precision anyway, while the user believes AMP is on.
+
+Read in watch's forward hooks, on the layers autocast casts (Linear, convolutions, Bilinear):
+
+- autocast is enabled for another device type than the one the layer computes on
+  (`torch.autocast("cuda")` around a model left on the CPU, `torch.autocast("cpu")` around a
+  model on the GPU): nothing is cast;
+- autocast is enabled for the layer's device, but the layer computes in float64 (a model or
+  inputs made `.double()`, numpy's float64 data): autocast only casts float32 tensors.
+
+A layer run inside `torch.autocast(..., enabled=False)` (a deliberate float32 island) is never
+reported: autocast is then off for its device, and on for no other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch import nn
+
+from .findings import Finding
+
+ELIGIBLE = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
+_DEVICE_TYPES = ("cuda", "cpu", "xpu", "mps")
+
+
+def _enabled(device_type: str) -> bool:
+    try:
+        return bool(torch.is_autocast_enabled(device_type))
+    except (TypeError, RuntimeError):  # torch < 2.4: no device argument; unknown device types
+        if device_type == "cpu":
+            return bool(torch.is_autocast_cpu_enabled())
+        return device_type == "cuda" and bool(torch.is_autocast_enabled())
+
+
+def autocast_not_applied(name: str, output: Any, step: int) -> Finding | None:
+    """For the output of an autocast-eligible layer: a finding when autocast is meant to apply
+    to it and does not, else None."""
+    out = output[0] if isinstance(output, (tuple, list)) and output else output
+    if not isinstance(out, torch.Tensor) or not out.is_floating_point():
+        return None
+    here = out.device.type
+    if _enabled(here):
+        if out.dtype != torch.float64:
+            return None
+        why = {
+            "en": f"autocast({here}) is on, but this layer computes in float64, which autocast "
+            "never casts (a model or inputs made .double(), numpy's float64 data)",
+            "zh": f"autocast({here}) 已开启，但这一层在 float64 下计算，而 autocast 从不转换 "
+            "float64（模型或输入被 .double() 了，或者数据是 numpy 的 float64）",
+        }
+    else:
+        others = [d for d in _DEVICE_TYPES if d != here and _enabled(d)]
+        if not others:
+            return None  # no autocast at all, or a deliberate enabled=False region
+        why = {
+            "en": f"autocast is on for {others[0]}, but this layer runs on {here}, so nothing "
+            "is cast",
+            "zh": f"autocast 开在 {others[0]} 上，但这一层跑在 {here} 上，什么都不会被转换",
+        }
+    values = {
+        "module": name,
+        "step": step,
+        "dtype": str(out.dtype).removeprefix("torch."),
+        "why": why,
+    }
+    return Finding("watch.autocast-off", values, location=name)
