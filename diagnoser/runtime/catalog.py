@@ -97,6 +97,23 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "data.workers-same-random",
+        _P,
+        "workers-same-augmentation",
+        ERROR,
+        (
+            "DataLoader workers draw different random augmentations",
+            "DataLoader 的各个 worker 随机增强各不相同",
+        ),
+        (
+            "two of the {workers} DataLoader workers returned the same random sample for index "
+            "{index}: each worker holds an identical copy of the Dataset's random generator, so "
+            "the workers repeat each other's augmentations",
+            "{workers} 个 DataLoader worker 里有两个对第 {index} 个样本返回了同样的随机结果：每个 "
+            "worker 都拿到了 Dataset 里随机数生成器的一份相同拷贝，各个 worker 的数据增强完全重复",
+        ),
+    ),
+    _check(
         "data.target-shape",
         _P,
         "bce-target-size",

@@ -24,6 +24,7 @@ from torch.nn import functional as F
 
 from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
 from .catalog import ERROR
+from .data_checks import workers_repeat_randomness
 from .findings import Finding, Report
 from .mode_checks import eval_forwards_differ
 from .state import preserved
@@ -97,6 +98,7 @@ def preflight(
             b.raw = to_device(b.raw, run.device)
         run.describe()
         run.check_data()
+        run.check_workers(data)
         trained = False  # forward, loss and backward ran: the optional checks can repeat them
         if run.check_model():
             run.check_targets(data)
@@ -277,6 +279,13 @@ class _Run:
                         "mean": _fmt(float(t.float().mean())),
                     }
                     self.add("data.scale", values=values, location=name)
+
+    def check_workers(self, data: Any) -> None:
+        if isinstance(data, torch.utils.data.DataLoader) and data.num_workers >= 2:
+            self.ran("data.workers-same-random")
+            found = workers_repeat_randomness(data)
+            if found is not None:
+                self.report.add(found)
 
     # model --------------------------------------------------------------------------------
 
