@@ -537,6 +537,34 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.ranks-grads-differ",
+        _W,
+        "ddp-gradients-not-synchronised",
+        ERROR,
+        ("gradients are the same on every rank", "各个 rank 上的梯度相同"),
+        (
+            "before optimizer step {step} the gradient of {param} differs between the {ranks} "
+            "ranks: the backward did not go through the DistributedDataParallel wrapper "
+            "(model.module(x) instead of model(x)?), so nothing was averaged",
+            "第 {step} 次 optimizer step 之前，{param} 的梯度在 {ranks} 个 rank 之间不一致："
+            "backward 没有经过 DistributedDataParallel 包装（是不是写成了 model.module(x) 而不是 "
+            "model(x)？），梯度根本没有做平均",
+        ),
+    ),
+    _check(
+        "watch.ranks-diverged",
+        _W,
+        "ddp-replicas-diverged",
+        ERROR,
+        ("model replicas stay equal on every rank", "各个 rank 上的模型副本保持一致"),
+        (
+            "after optimizer step {step} the weights of {param} differ between the {ranks} "
+            "ranks: the replicas have diverged and every rank now trains a different model",
+            "第 {step} 次 optimizer step 之后，{param} 的权重在 {ranks} 个 rank 之间不一致："
+            "各个副本已经分叉，每个 rank 训练的是不同的模型",
+        ),
+    ),
+    _check(
         "watch.memory-growth",
         _W,
         "gpu-memory-leak",
