@@ -30,7 +30,9 @@ def train(rank: int, world: int, port: int, fixed: bool) -> None:
     except ImportError:
         diagnoser = None
     torch.manual_seed(0)
-    ddp_model = DistributedDataParallel(nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1)))
+    ddp_model = DistributedDataParallel(
+        nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 1))
+    )
     optimizer = torch.optim.SGD(ddp_model.parameters(), lr=0.1)
     watch = diagnoser.watch(ddp_model, label=f"rank{rank}").attach() if diagnoser else None
     torch.manual_seed(rank)  # each rank its own shard of the data
