@@ -235,6 +235,41 @@ _CONTAINERS = frozenset(
 )
 
 
+def _filled_with_layers(
+    ctx: Context, nodes: list[ast.AST], attr: str, assign: ast.Assign, local: set[str]
+) -> bool:
+    """`self.<attr> = []` then `self.<attr>.append(layer)` in the same __init__, and `self.<attr>`
+    assigned nowhere else there (`self.blocks = nn.ModuleList(self.blocks)` makes it right)."""
+    if not (isinstance(assign.value, ast.List) and not assign.value.elts):
+        return False
+    appended = False
+    for n in nodes:
+        if n is assign:
+            continue
+        if method_call(n, "add_module", "register_module") is not None:
+            return False  # registered one by one
+        if isinstance(n, ast.Assign | ast.AugAssign | ast.AnnAssign):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            if any(
+                isinstance(t, ast.Attribute) and t.attr == attr and name_of(t.value) == "self"
+                for t in targets
+            ):
+                return False
+        call = method_call(n, "append")
+        if (
+            call is not None
+            and len(call.args) == 1
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Attribute)
+            and call.func.value.attr == attr
+            and name_of(call.func.value.value) == "self"
+        ):
+            if not _is_layer(ctx, call.args[0], local):
+                return False
+            appended = True
+    return appended
+
+
 def _layers_in(ctx: Context, value: ast.AST, local: set[str]) -> bool:
     """A list, tuple or dict (literal, comprehension or `n * [Block()]`) whose items are layers."""
     if isinstance(value, ast.List | ast.Tuple):
@@ -299,13 +334,14 @@ def layers_in_plain_list(ctx: Context) -> Iterator[Hit]:
         init = _methods(cls).get("__init__")
         if init is None:
             continue
-        for n in ctx.walk_local(init.body):
+        nodes = list(ctx.walk_local(init.body))
+        for n in nodes:
             if not isinstance(n, ast.Assign) or len(n.targets) != 1:
                 continue
             t = n.targets[0]
             if not (isinstance(t, ast.Attribute) and name_of(t.value) == "self"):
                 continue
-            if _layers_in(ctx, n.value, local):
+            if _layers_in(ctx, n.value, local) or _filled_with_layers(ctx, nodes, t.attr, n, local):
                 is_dict = isinstance(n.value, ast.Dict | ast.DictComp)
                 yield Hit(
                     n,

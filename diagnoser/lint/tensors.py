@@ -220,6 +220,18 @@ def numpy_on_grad_tensor(ctx: Context) -> Iterator[Hit]:
         if _model_output(ctx, base) and not ctx.under_no_grad(call):
             yield Hit(call, {"what": {"en": "the model's output", "zh": "模型的输出"}})
             continue
+        if isinstance(base, ast.Name) and not ctx.under_no_grad(call):
+            # `preds = model(x)` then `preds.numpy()`: bound once, to the model's output
+            values = ctx.bindings(ctx.scope_of(call)).get(base.id, [])
+            if (
+                len(values) == 1
+                and values[0] is not None
+                and _model_output(ctx, values[0])
+                and not ctx.under_no_grad(values[0])
+                and not _grad_turned_off(ctx)
+            ):
+                yield Hit(call, {"what": {"en": "the model's output", "zh": "模型的输出"}})
+                continue
         if isinstance(base, ast.Name):
             scope = ctx.scope_of(call)
             if scope not in backwarded:
@@ -261,6 +273,24 @@ def _foreign_module(ctx: Context, node: ast.Attribute) -> bool:
     a = scope.args
     params = {x.arg for x in [*a.posonlyargs, *a.args, *a.kwonlyargs]}
     return root.id in params and not any(w in root.id.lower() for w in _MODEL_WORDS)
+
+
+def _grad_turned_off(ctx: Context) -> bool:
+    """The file switches gradients off some other way: `torch.set_grad_enabled(False)`, or
+    freezes parameters (`requires_grad_(False)`, `p.requires_grad = False`); an inference script
+    that does so has outputs that need no detach."""
+    for call in ctx.calls:
+        if (method_call(call, "set_grad_enabled") or method_call(call, "requires_grad_")) and any(
+            isinstance(a, ast.Constant) and a.value is False for a in call.args
+        ):
+            return True
+    return any(
+        isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in n.targets)
+        and isinstance(n.value, ast.Constant)
+        and n.value.value is False
+        for n in ast.walk(ctx.tree)
+    )
 
 
 def _model_output(ctx: Context, node: ast.AST) -> bool:

@@ -289,6 +289,21 @@ def loss_accumulated_with_graph(ctx: Context) -> Iterator[Hit]:
                     if total and total != name and not bound.get(total):
                         seen.add(n)
                         yield Hit(n, {"name": name})
+                elif (  # total = total + loss: the same running total, spelled out
+                    isinstance(n, ast.Assign)
+                    and len(n.targets) == 1
+                    and isinstance(n.value, ast.BinOp)
+                    and _raw_use(n.value, name)
+                ):
+                    total = name_of(n.targets[0])
+                    if (
+                        total
+                        and total != name
+                        and bound.get(total) == 1
+                        and _raw_use(n.value, total)
+                    ):
+                        seen.add(n)
+                        yield Hit(n, {"name": name})
                 elif (
                     isinstance(n, ast.Call)
                     and method_call(n, "append")
