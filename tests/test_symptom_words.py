@@ -42,6 +42,9 @@ SAID = [
     ("loss-not-decreasing", "Why didn't my loss drop in training?"),
     ("slow-training-dataloader", "Why do I train so slowly?"),
     ("gpu-memory-leak", "memory is increaing when training"),
+    # host RAM named beside the GPU's memory: still the GPU entry
+    ("gpu-memory-leak", "the GPU memory keeps increasing until it exceeds it while training"),
+    ("gpu-memory-leak", "RAM 和显存一直在涨"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -70,6 +73,10 @@ NOT_SAID = [
     "training hangs at the first epoch",
     "I replaced the nan values in the dataset with the mean before training",
     "loss decreases to 0.05 after 20 epochs",
+    # Host RAM alone (the posts say so): the GPU-memory entry's fixes do not apply.
+    "During training, the RAM keeps increasing. Is it a memory leak?",
+    "during my training, the memory usage(RAM, not GPU memory) kept increasing",
+    "训练过程中，内存占用不断上升",
 ]
 
 

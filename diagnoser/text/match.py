@@ -486,6 +486,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
+        elif _contradicted(symptoms, sentence):
+            continue  # the sentence says what the entry assumes is not so
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -495,6 +497,18 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     return _narrower_first(out)
+
+
+def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool:
+    """The sentence names what rules the entry out (host RAM for a GPU-memory entry) and nothing
+    that would bring it back (the GPU itself)."""
+    if not (symptoms and sentence and symptoms.get("contradicted_by")):
+        return False
+
+    def said(patterns: list[str]) -> bool:
+        return any(compile_cached(p).search(sentence) for p in patterns)
+
+    return said(symptoms["contradicted_by"]) and not said(symptoms.get("confirmed_by") or [])
 
 
 def _narrower_first(found: list[Match]) -> list[Match]:
