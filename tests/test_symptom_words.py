@@ -45,6 +45,14 @@ SAID = [
     # host RAM named beside the GPU's memory: still the GPU entry
     ("gpu-memory-leak", "the GPU memory keeps increasing until it exceeds it while training"),
     ("gpu-memory-leak", "RAM 和显存一直在涨"),
+    # what the sentence denies is no symptom: the loss is what it is about, not NaN
+    (
+        "loss-not-decreasing",
+        "The training loss does not decrease around 1.6. The training is going well without NaN"
+        " loss value.",
+    ),
+    # a cue inside an entry's own phrase is its name, not a denial
+    ("load-cuda-on-cpu", "load cuda checkpoint without gpu"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -73,6 +81,9 @@ NOT_SAID = [
     "training hangs at the first epoch",
     "I replaced the nan values in the dataset with the mean before training",
     "loss decreases to 0.05 after 20 epochs",
+    # A cause the user ruled out, in a hang no entry explains.
+    "My training just freezes and I have no idea why. I checked and it is not because it is out"
+    " of memory.",
     # Host RAM alone (the posts say so): the GPU-memory entry's fixes do not apply.
     "During training, the RAM keeps increasing. Is it a memory leak?",
     "during my training, the memory usage(RAM, not GPU memory) kept increasing",
