@@ -53,6 +53,8 @@ SAID = [
     ),
     # a cue inside an entry's own phrase is its name, not a denial
     ("load-cuda-on-cpu", "load cuda checkpoint without gpu"),
+    # an action left out is a cause, not a denial
+    ("dropout-active-at-eval", "the test accuracy varies, I evaluate without model.eval()"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
