@@ -55,6 +55,8 @@ SAID = [
     ("load-cuda-on-cpu", "load cuda checkpoint without gpu"),
     # an action left out is a cause, not a denial
     ("dropout-active-at-eval", "the test accuracy varies, I evaluate without model.eval()"),
+    # a metric that does not change is stuck, not varying between evaluations
+    ("loss-not-decreasing", "Validation Accuracy Does not Change"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -103,3 +105,13 @@ def test_narrows_names_symptom_entries() -> None:
     for entry in ENTRIES:
         for broader in entry.symptoms.narrows if entry.symptoms else ():
             assert broader in ids and ids[broader].symptoms, (entry.id, broader)
+
+
+STUCK = ["Validation Accuracy Does not Change", "验证准确率一直不会变"]
+
+
+@pytest.mark.parametrize("sentence", STUCK)
+def test_a_metric_that_never_changes_is_not_one_that_varies(sentence: str, index: Index) -> None:
+    """dropout-active-at-eval is about evaluations that differ from run to run; a metric said not
+    to change is the opposite."""
+    assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}
