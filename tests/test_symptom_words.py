@@ -88,6 +88,9 @@ NOT_SAID = [
     # A cause the user ruled out, in a hang no entry explains.
     "My training just freezes and I have no idea why. I checked and it is not because it is out"
     " of memory.",
+    # A problem named only to say the post is not about it.
+    "And I am not talking about the classic exploding/vanishing gradients, but rather the design"
+    " of the loss function itself.",
     # Host RAM alone (the posts say so): the GPU-memory entry's fixes do not apply.
     "During training, the RAM keeps increasing. Is it a memory leak?",
     "during my training, the memory usage(RAM, not GPU memory) kept increasing",

@@ -47,18 +47,19 @@ _NAMED_SCORE = 84
 _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
 # What a sentence says is not so: "going well without NaN loss value", "it is not because it is
-# out of memory", "不是因为显存不够". The words after the cue are no symptom described: they are
-# blanked before phrases and patterns are looked for. "without" takes one word and its article
-# or a generic noun after it ("without any NaN loss"; "training without dropout overfits" still
-# says overfits); an action left out is no denial but a cause ("without model.eval()", "without
-# calling zero_grad"), so code and verbs in -ing stay. A denied cause runs to the end of its
-# clause. Neither "not" nor "没有" alone is a cue: "the loss is not decreasing" and "loss 没有下降"
-# are the symptom.
+# out of memory", "I am not talking about the classic vanishing gradients", "不是因为显存不够".
+# The words after the cue are no symptom described: they are blanked before phrases and patterns
+# are looked for. "without" takes one word and its article or a generic noun after it ("without
+# any NaN loss"; "training without dropout overfits" still says overfits); an action left out is
+# no denial but a cause ("without model.eval()", "without calling zero_grad"), so code and verbs
+# in -ing stay. A denied cause runs to the end of its clause. Neither "not" nor "没有" alone is a
+# cue: "the loss is not decreasing" and "loss 没有下降" are the symptom.
 _UNSAID = (
     r"(?i)\bwithout(?:[^\S\n]+(?:any|a|an|the))?[^\S\n]+(?![^\s]{0,40}?[._(])(?![a-z]{1,30}ing\b)"
     r"[^\s.,;:!?()]{1,30}"
     r"(?:[^\S\n]+(?:loss|values?|errors?|issues?|problems?|warnings?)\b)?"
-    r"|\b(?:not|isn't|wasn't)\s+(?:because|due to|caused by)\b[^\n.,;!?]{0,80}"
+    r"|\b(?:not|isn't|wasn't)\s+(?:because|due to|caused by|related to|(?:talking )?about)\b"
+    r"[^\n.,;!?]{0,80}"
     r"|(?:不是因为|而不是)[^\n。，；！？,.;!?]{0,30}"
 )
 
