@@ -57,6 +57,7 @@ SAID = [
     ("dropout-active-at-eval", "the test accuracy varies, I evaluate without model.eval()"),
     # a metric that does not change is stuck, not varying between evaluations
     ("loss-not-decreasing", "Validation Accuracy Does not Change"),
+    ("loss-not-decreasing", "训练到第 3 个 epoch 以后 loss 就卡住了"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -91,6 +92,8 @@ NOT_SAID = [
     # A problem named only to say the post is not about it.
     "And I am not talking about the classic exploding/vanishing gradients, but rather the design"
     " of the loss function itself.",
+    # A hang after a comma, not a loss stuck at a value.
+    "选择四卡训练卡住\n使用二卡训练正常，大于2的都会只加载2次模型，然后卡住，不进行训练",
     # Host RAM alone (the posts say so): the GPU-memory entry's fixes do not apply.
     "During training, the RAM keeps increasing. Is it a memory leak?",
     "during my training, the memory usage(RAM, not GPU memory) kept increasing",
