@@ -66,6 +66,12 @@ SAID = [
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
+    # "percent" spelt out
+    (
+        "slow-training-compute",
+        "My progress is too slow for my training time My GPU utilization is 99 percent and"
+        " working fine",
+    ),
 ]
 
 
