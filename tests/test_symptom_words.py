@@ -58,6 +58,13 @@ SAID = [
     # a metric that does not change is stuck, not varying between evaluations
     ("loss-not-decreasing", "Validation Accuracy Does not Change"),
     ("loss-not-decreasing", "训练到第 3 个 epoch 以后 loss 就卡住了"),
+    # the model never put in evaluation mode, in words
+    ("dropout-active-at-eval", "the network is not set to evaluation through resnet.eval()"),
+    (
+        "dropout-active-at-eval",
+        "while computing the test accuracy I do not observe the task_model in eval mode",
+    ),
+    ("dropout-active-at-eval", "测试的时候没有切换到 eval 模式"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -126,4 +133,13 @@ STUCK = ["Validation Accuracy Does not Change", "验证准确率一直不会变"
 def test_a_metric_that_never_changes_is_not_one_that_varies(sentence: str, index: Index) -> None:
     """dropout-active-at-eval is about evaluations that differ from run to run; a metric said not
     to change is the opposite."""
+    assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}
+
+
+@pytest.mark.parametrize(
+    "sentence", ["the accuracy is not improving in evaluation", "accuracy is not good in eval mode"]
+)
+def test_judged_in_eval_mode_is_not_never_put_in_it(sentence: str, index: Index) -> None:
+    """Only a sentence that says the model was not set, put or switched to evaluation mode is
+    dropout-active-at-eval; a metric that is poor in evaluation is another entry's, or none."""
     assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}
