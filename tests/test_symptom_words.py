@@ -58,6 +58,12 @@ SAID = [
     # a metric that does not change is stuck, not varying between evaluations
     ("loss-not-decreasing", "Validation Accuracy Does not Change"),
     ("loss-not-decreasing", "训练到第 3 个 epoch 以后 loss 就卡住了"),
+    ("loss-not-decreasing", "in all these cases the val_accuracy stagates at 50%"),
+    (
+        "slow-training-dataloader",
+        "each epoch took about 15 minutes, while my GPU did not have a lot of work. Is it normal"
+        " for the training speed to be slow?",
+    ),
     # the model never put in evaluation mode, in words
     ("dropout-active-at-eval", "the network is not set to evaluation through resnet.eval()"),
     (
