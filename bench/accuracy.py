@@ -10,7 +10,11 @@ the label given before the tool ever ran on it. Prints the numbers README.md rep
 - PyTorch posts answered with a wrong family first;
 each also by language and by kind. `--misses` lists the posts answered wrongly or not at all.
 
-Usage: python bench/accuracy.py [--misses] [--json]
+`--set heldout` measures heldout.yaml instead: posts sampled the same way but kept aside from
+development (rules are never tuned on them), so that the two sets' numbers show how a change
+generalises.
+
+Usage: python bench/accuracy.py [--set dev|heldout] [--misses] [--json]
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from diagnoser.knowledge.index import Index, load_index  # noqa: E402
 from diagnoser.text.match import diagnose  # noqa: E402
 
 DEVSET = ROOT / "tests" / "data" / "real" / "devset"
+HELDOUT = "heldout.yaml"
 
 
 @dataclass(frozen=True)
@@ -50,9 +55,12 @@ class Answer:
     right: bool
 
 
-def posts(folder: Path = DEVSET) -> list[Post]:
+def posts(folder: Path = DEVSET, part: str = "dev") -> list[Post]:
+    """The development posts (every file but the held-aside one), or with part="heldout" those."""
     found = []
     for path in sorted(folder.glob("*.yaml")):
+        if (path.name == HELDOUT) != (part == "heldout"):
+            continue
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or ():
             fields = ("id", "url", "lang", "kind", "label", "text")
             found.append(Post(*(item[f] for f in fields)))
@@ -105,9 +113,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--misses", action="store_true", help="list the posts answered wrongly")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--set", choices=("dev", "heldout"), default="dev", dest="part")
     args = parser.parse_args()
     index = load_index()
-    found = posts()
+    found = posts(part=args.part)
     answers = [answer(p, index) for p in found]
     rows = report(answers, index)
     if args.json:

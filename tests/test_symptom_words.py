@@ -42,6 +42,35 @@ SAID = [
     ("loss-not-decreasing", "Why didn't my loss drop in training?"),
     ("slow-training-dataloader", "Why do I train so slowly?"),
     ("gpu-memory-leak", "memory is increaing when training"),
+    # host RAM named beside the GPU's memory: still the GPU entry
+    ("gpu-memory-leak", "the GPU memory keeps increasing until it exceeds it while training"),
+    ("gpu-memory-leak", "RAM 和显存一直在涨"),
+    # what the sentence denies is no symptom: the loss is what it is about, not NaN
+    (
+        "loss-not-decreasing",
+        "The training loss does not decrease around 1.6. The training is going well without NaN"
+        " loss value.",
+    ),
+    # a cue inside an entry's own phrase is its name, not a denial
+    ("load-cuda-on-cpu", "load cuda checkpoint without gpu"),
+    # an action left out is a cause, not a denial
+    ("dropout-active-at-eval", "the test accuracy varies, I evaluate without model.eval()"),
+    # a metric that does not change is stuck, not varying between evaluations
+    ("loss-not-decreasing", "Validation Accuracy Does not Change"),
+    ("loss-not-decreasing", "训练到第 3 个 epoch 以后 loss 就卡住了"),
+    ("loss-not-decreasing", "in all these cases the val_accuracy stagates at 50%"),
+    (
+        "slow-training-dataloader",
+        "each epoch took about 15 minutes, while my GPU did not have a lot of work. Is it normal"
+        " for the training speed to be slow?",
+    ),
+    # the model never put in evaluation mode, in words
+    ("dropout-active-at-eval", "the network is not set to evaluation through resnet.eval()"),
+    (
+        "dropout-active-at-eval",
+        "while computing the test accuracy I do not observe the task_model in eval mode",
+    ),
+    ("dropout-active-at-eval", "测试的时候没有切换到 eval 模式"),
     # close symptoms: the narrower one first
     ("loss-oscillates", "loss 一直震荡，不收敛"),
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
@@ -50,6 +79,12 @@ SAID = [
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
+    # "percent" spelt out
+    (
+        "slow-training-compute",
+        "My progress is too slow for my training time My GPU utilization is 99 percent and"
+        " working fine",
+    ),
 ]
 
 
@@ -70,6 +105,18 @@ NOT_SAID = [
     "training hangs at the first epoch",
     "I replaced the nan values in the dataset with the mean before training",
     "loss decreases to 0.05 after 20 epochs",
+    # A cause the user ruled out, in a hang no entry explains.
+    "My training just freezes and I have no idea why. I checked and it is not because it is out"
+    " of memory.",
+    # A problem named only to say the post is not about it.
+    "And I am not talking about the classic exploding/vanishing gradients, but rather the design"
+    " of the loss function itself.",
+    # A hang after a comma, not a loss stuck at a value.
+    "选择四卡训练卡住\n使用二卡训练正常，大于2的都会只加载2次模型，然后卡住，不进行训练",
+    # Host RAM alone (the posts say so): the GPU-memory entry's fixes do not apply.
+    "During training, the RAM keeps increasing. Is it a memory leak?",
+    "during my training, the memory usage(RAM, not GPU memory) kept increasing",
+    "训练过程中，内存占用不断上升",
 ]
 
 
@@ -83,3 +130,22 @@ def test_narrows_names_symptom_entries() -> None:
     for entry in ENTRIES:
         for broader in entry.symptoms.narrows if entry.symptoms else ():
             assert broader in ids and ids[broader].symptoms, (entry.id, broader)
+
+
+STUCK = ["Validation Accuracy Does not Change", "验证准确率一直不会变"]
+
+
+@pytest.mark.parametrize("sentence", STUCK)
+def test_a_metric_that_never_changes_is_not_one_that_varies(sentence: str, index: Index) -> None:
+    """dropout-active-at-eval is about evaluations that differ from run to run; a metric said not
+    to change is the opposite."""
+    assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}
+
+
+@pytest.mark.parametrize(
+    "sentence", ["the accuracy is not improving in evaluation", "accuracy is not good in eval mode"]
+)
+def test_judged_in_eval_mode_is_not_never_put_in_it(sentence: str, index: Index) -> None:
+    """Only a sentence that says the model was not set, put or switched to evaluation mode is
+    dropout-active-at-eval; a metric that is poor in evaluation is another entry's, or none."""
+    assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}

@@ -689,6 +689,8 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                     "patterns": symptoms["patterns"],
                     "log_signal": symptoms["log_signal"],
                     "narrows": symptoms.get("narrows") or [],
+                    "contradicted_by": symptoms.get("contradicted_by") or [],
+                    "confirmed_by": symptoms.get("confirmed_by") or [],
                 },
             }
         )

@@ -149,14 +149,22 @@ class Symptoms(Strict):
     `log_signal`, whose findings fill the `evidence` templates (the first template whose values
     are all known is used). `narrows`: the symptom entries this one is a narrower case of (an
     oscillating loss is a loss that does not converge; training slow with the GPU busy is slow
-    training): a sentence that describes both is about this one, which ranks first."""
+    training): a sentence that describes both is about this one, which ranks first.
+    `contradicted_by`: words that say the entry's precondition is false (host RAM named where the
+    entry is about GPU memory); a text one of them matches is not answered with this entry from
+    its sentences (a log's numbers still are), unless one of `confirmed_by` matches it too (the
+    GPU named as well)."""
 
     patterns: list[NonEmpty] = Field(min_length=1)
     log_signal: NonEmpty | None = None
     evidence: list[Text] = Field(default_factory=list)
     narrows: list[EntryId] = Field(default_factory=list)
+    contradicted_by: list[NonEmpty] = Field(default_factory=list)
+    confirmed_by: list[NonEmpty] = Field(default_factory=list)
 
-    _check_patterns = field_validator("patterns")(lambda v: [_compile(p) for p in v])
+    _check_patterns = field_validator("patterns", "contradicted_by", "confirmed_by")(
+        lambda v: [_compile(p) for p in v]
+    )
 
     @model_validator(mode="after")
     def _evidence_uses_signal_values(self) -> Symptoms:

@@ -46,6 +46,22 @@ _NAMED_SCORE = 84
 # An error retold in other words (paraphrase.py): below any phrase said word for word.
 _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
+# What a sentence says is not so: "going well without NaN loss value", "it is not because it is
+# out of memory", "I am not talking about the classic vanishing gradients", "不是因为显存不够".
+# The words after the cue are no symptom described: they are blanked before phrases and patterns
+# are looked for. "without" takes one word and its article or a generic noun after it ("without
+# any NaN loss"; "training without dropout overfits" still says overfits); an action left out is
+# no denial but a cause ("without model.eval()", "without calling zero_grad"), so code and verbs
+# in -ing stay. A denied cause runs to the end of its clause. Neither "not" nor "没有" alone is a
+# cue: "the loss is not decreasing" and "loss 没有下降" are the symptom.
+_UNSAID = (
+    r"(?i)\bwithout(?:[^\S\n]+(?:any|a|an|the))?[^\S\n]+(?![^\s]{0,40}?[._(])(?![a-z]{1,30}ing\b)"
+    r"[^\s.,;:!?()]{1,30}"
+    r"(?:[^\S\n]+(?:loss|values?|errors?|issues?|problems?|warnings?)\b)?"
+    r"|\b(?:not|isn't|wasn't)\s+(?:because|due to|caused by|related to|(?:talking )?about)\b"
+    r"[^\n.,;!?]{0,80}"
+    r"|(?:不是因为|而不是)[^\n。，；！？,.;!?]{0,30}"
+)
 
 
 @dataclass(frozen=True)
@@ -465,6 +481,9 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         text = _PASSED_CHECK.sub("", text)
     findings = detect(read_training_log(text))
     # Users describe a problem in a sentence; a pasted traceback is no description.
+    said = text[:_MAX_SENTENCE]
+    if not has_exception:
+        text = compile_cached(_UNSAID).sub(" ", said)
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
     if not (findings or sentence):
         return []  # no log numbers and no sentence: nothing below could match
@@ -474,6 +493,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         if sentence
         else set()
     )
+    if sentence and text != said:
+        named |= _named_with_their_cue(said, named, index)
     described = described_symptoms(sentence, index) if sentence else set()
     # only when no phrase is said word for word: those are surer, and a sentence names few entries
     retold = paraphrased_entries(sentence, index) if sentence and not named else set()
@@ -486,6 +507,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
+        elif _contradicted(symptoms, sentence):
+            continue  # the sentence says what the entry assumes is not so
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -495,6 +518,31 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     return _narrower_first(out)
+
+
+def _named_with_their_cue(said: str, named: set[str], index: Index) -> set[str]:
+    """The entries named in the sentence as written whose own phrase holds the cue blanked
+    ("load cuda checkpoint without gpu"): the words are their name, not something denied."""
+    unsaid = compile_cached(_UNSAID)
+    return {
+        entry_id
+        for entry_id in named_entries(fold(said), index) - named
+        if any(
+            unsaid.search(p) for lang in ("en", "zh") for p in index.by_id[entry_id].phrases[lang]
+        )
+    }
+
+
+def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool:
+    """The sentence names what rules the entry out (host RAM for a GPU-memory entry) and nothing
+    that would bring it back (the GPU itself)."""
+    if not (symptoms and sentence and symptoms.get("contradicted_by")):
+        return False
+
+    def said(patterns: list[str]) -> bool:
+        return any(compile_cached(p).search(sentence) for p in patterns)
+
+    return said(symptoms["contradicted_by"]) and not said(symptoms.get("confirmed_by") or [])
 
 
 def _narrower_first(found: list[Match]) -> list[Match]:
