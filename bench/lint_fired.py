@@ -6,8 +6,9 @@ repository (bare or not), whose .py files are read at HEAD and whose commit is r
 .py files are linted; syntax errors and unreadable files are not rule findings and are not counted.
 
 Usage: python bench/lint_fired.py [--out FILE] [--print] NAME=PATH ...
-Measured (README): karpathy/nanoGPT, lucidrains/vit-pytorch, lucidrains/denoising-diffusion-pytorch,
-facebookresearch/DiT, bubbliiiing/yolov4-pytorch and pytorch/examples (shared/corpora).
+Measured: karpathy/nanoGPT, lucidrains/vit-pytorch, lucidrains/denoising-diffusion-pytorch,
+facebookresearch/DiT, bubbliiiing/yolov4-pytorch, L1aoXingyu/pytorch-beginner,
+sgrvinod/a-PyTorch-Tutorial-to-Image-Captioning and pytorch/examples (shared/corpora).
 """
 
 from __future__ import annotations
