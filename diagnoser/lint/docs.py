@@ -3,7 +3,9 @@ site's rule pages (one per rule and language, an index, a link from the entry ea
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from ..speak.i18n import colon, t
 from .rule import RULES, Rule
@@ -49,7 +51,30 @@ def _block(text: str, lang: str) -> str:
     return textwrap.fill(text, width, initial_indent="  ", subsequent_indent="  ")
 
 
-def rule_page(rule: Rule, entry_title: str, lang: str) -> str:
+# How often each rule fired on real repositories: measured, never typed (bench/lint_fired.py)
+FIRED = Path(__file__).with_name("fired.json")
+
+
+def load_fired() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(FIRED.read_text(encoding="utf-8"))
+    return data
+
+
+def _measured(fired: dict[str, Any], lang: str) -> dict[str, str]:
+    repos = fired["repositories"]
+    return {
+        "repos": str(len(repos)),
+        "lines": f"{fired['lines']:,}",
+        "names": (", " if lang == "en" else "、").join(r["name"] for r in repos),
+    }
+
+
+def fired_line(rule: Rule, fired: dict[str, Any], lang: str) -> str:
+    count = fired["fired"].get(rule.code, 0)
+    return t("lint_fired_on", lang).format(count=count, **_measured(fired, lang))
+
+
+def rule_page(rule: Rule, entry_title: str, lang: str, fired: dict[str, Any]) -> str:
     return "\n".join(
         [
             f"# {rule.code} {rule.name}",
@@ -76,21 +101,27 @@ def rule_page(rule: Rule, entry_title: str, lang: str) -> str:
             "",
             f"[{entry_title}](../entries/{rule.entry}.md) (`diagnoser show {rule.entry}`)",
             "",
+            f"## {_w('fired', lang)}",
+            "",
+            fired_line(rule, fired, lang),
+            "",
         ]
     )
 
 
-def index_page(titles: dict[str, str], lang: str) -> str:
+def index_page(titles: dict[str, str], lang: str, fired: dict[str, Any]) -> str:
     out = [f"# {_w('rules', lang)}", "", _w("intro", lang), ""]
     out += [
-        "| code | rule | entry |" if lang == "en" else "| 代码 | 规则 | 条目 |",
-        "| --- | --- | --- |",
+        "| code | rule | entry | fired |" if lang == "en" else "| 代码 | 规则 | 条目 | 触发次数 |",
+        "| --- | --- | --- | --- |",
     ]
+    counts = fired["fired"]
     for r in sorted(RULES.values(), key=lambda r: r.code):
         out.append(
             f"| [{r.code}]({r.code}.md) | {r.name} | [{titles.get(r.entry, r.entry)}]"
-            f"(../entries/{r.entry}.md) |"
+            f"(../entries/{r.entry}.md) | {counts.get(r.code, 0)} |"
         )
+    out += ["", t("lint_fired_index", lang).format(**_measured(fired, lang))]
     return "\n".join(out) + "\n"
 
 
@@ -113,16 +144,18 @@ def write_rule_pages(docs_dir: Path, titles: dict[str, dict[str, str]]) -> list[
         raise ValueError(f"lint rules name entries that do not exist: {', '.join(missing)}")
     folder = docs_dir / "rules"
     folder.mkdir(parents=True, exist_ok=True)
+    fired = load_fired()
     written = []
     for lang in ("en", "zh"):
         by_lang = {k: v[lang] for k, v in titles.items()}
         for rule in RULES.values():
             written.append(
                 _write(
-                    folder / f"{rule.code}.{lang}.md", rule_page(rule, by_lang[rule.entry], lang)
+                    folder / f"{rule.code}.{lang}.md",
+                    rule_page(rule, by_lang[rule.entry], lang, fired),
                 )
             )
-        written.append(_write(folder / f"index.{lang}.md", index_page(by_lang, lang)))
+        written.append(_write(folder / f"index.{lang}.md", index_page(by_lang, lang, fired)))
     for stale in folder.glob("*.md"):
         if stale not in written:
             stale.unlink()

@@ -13,10 +13,26 @@ from __future__ import annotations
 
 import ast
 
-from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
+from .context import CONVENTIONS, FUNCTIONS, Context, keyword, method_call, name_of, receiver
 
 NN, FN = "torch.nn.", "torch.nn.functional."
 _DEPTH = 8
+# nn layers that compute the same in train() and eval() mode (no dropout, no running statistics)
+_MODE_FREE_LAYERS = frozenset(
+    ("Linear", "Bilinear", "Identity", "Flatten", "Unflatten", "Embedding", "Conv1d", "Conv2d",
+     "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "MaxPool2d",
+     "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+     "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "ReLU", "ReLU6", "LeakyReLU",
+     "PReLU", "ELU", "SELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
+     "Softplus", "Hardtanh", "Hardswish", "LayerNorm", "GroupNorm", "Upsample", "PixelShuffle",
+     "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "Sequential", "ModuleList", "ModuleDict",
+     "Parameter", "ParameterList")
+)  # fmt: skip
+_RNNS = frozenset(("LSTM", "GRU", "RNN"))
+_HARMLESS_BUILTINS = frozenset(
+    ("super", "int", "float", "len", "range", "list", "tuple", "dict", "print", "zip", "enumerate",
+     "min", "max", "sum", "isinstance", "getattr", "setattr", "round", "abs", "str")
+)  # fmt: skip
 ACTIVATION_FUNCS = {
     "softmax": "softmax",
     "log_softmax": "log_softmax",
@@ -163,6 +179,9 @@ class Flow:
         values = self.values(node)
         if values is None:
             return None
+        if isinstance(node, ast.Name):
+            # `model = model.cuda()` in an if: the same object, built by the other bindings
+            values = [v for v in values if not _moves_itself(v, node.id)] or values
         found = []
         for v in values:
             got = self.constructors(v, depth + 1)
@@ -331,6 +350,64 @@ class Flow:
             return False
         return True
 
+    def mode_free(self, node: ast.AST) -> bool:
+        """Built, on every path, as a model whose train() and eval() compute the same thing: only
+        nn layers without dropout or BatchNorm-like state, and classes of this file made of those
+        that never read `.training`. False whenever any part is unknown (an imported model)."""
+        built = self.constructors(node)
+        if not built:
+            return False
+        return all(self._mode_free_call(c, 0) for c in built)
+
+    def _mode_free_call(self, call: ast.Call, depth: int) -> bool:
+        q = self.ctx.qualname(call.func) or ""
+        if q.startswith(NN) and q.count(".") == 2 and q[len(NN) : len(NN) + 1].isupper():
+            layer = q[len(NN) :]
+            if layer in _RNNS:  # dropout between stacked layers only in train mode
+                return not any(k.arg == "dropout" for k in call.keywords) and len(call.args) < 6
+            return layer in _MODE_FREE_LAYERS
+        if isinstance(call.func, ast.Name):
+            cls = self.local_class(call.func.id)
+            if cls is not None:
+                return depth < _DEPTH and self._mode_free_class(cls, depth + 1)
+            return call.func.id in _HARMLESS_BUILTINS
+        if q.startswith("torch.") and not q.startswith(("torch.hub.", NN)):
+            return True  # a function (torch.zeros, nn.init, F.relu) builds no layer
+        if q.startswith(FN) or q.startswith(NN + "init.") or q.startswith(NN + "utils."):
+            return True
+        root = call.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Call):
+            return True  # super().__init__(): the inner call is walked on its own
+        # a method of this file's own objects (self.make_layer, layers.append) builds nothing
+        # unknown; a call into an imported package (timm.create_model) may
+        return (
+            isinstance(root, ast.Name)
+            and root.id not in self.ctx.aliases
+            and (root.id not in CONVENTIONS)
+        )
+
+    def _mode_free_class(self, cls: ast.ClassDef, depth: int) -> bool:
+        if any(
+            self.ctx.qualname(b) != NN + "Module"
+            and not (isinstance(b, ast.Name) and self.local_class(b.id) is not None)
+            for b in cls.bases
+        ):
+            return False
+        for n in ast.walk(cls):
+            if isinstance(n, ast.Attribute) and n.attr == "training":
+                return False
+            if isinstance(n, ast.FunctionDef) and n.name in ("train", "eval"):
+                return False
+            if isinstance(n, ast.Call) and not self._mode_free_call(n, depth):
+                return False
+        return all(
+            self._mode_free_class(base, depth + 1)
+            for b in cls.bases
+            if isinstance(b, ast.Name) and (base := self.local_class(b.id)) is not None
+        )
+
     def _moved_in_place(self, node: ast.AST) -> bool:
         """`model.to(device)` / `model.cuda()` as a statement of the module's scope: modules move
         in place."""
@@ -417,6 +494,12 @@ class Flow:
         if q.startswith("torch.") and q.count(".") == 1 and q[6:] not in _DETACHING:
             return any(self.requires_grad(a, depth + 1) for a in node.args)
         return False
+
+
+def _moves_itself(value: ast.expr, name: str) -> bool:
+    call = method_call(value, *_SAME_MODULE)
+    target = call.func.value if call is not None else None  # type: ignore[attr-defined]
+    return isinstance(target, ast.Name) and target.id == name
 
 
 def _returns(ctx: Context, fn: ast.AST) -> list[ast.expr]:

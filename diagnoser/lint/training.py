@@ -554,8 +554,15 @@ def training_after_eval(ctx: Context) -> Iterator[Hit]:
             if not to_eval or (call.func.attr == "eval" and call.args):  # type: ignore[attr-defined]
                 continue
             model = name_of(receiver(call))
-            if model in models and model not in trained:
+            if model in models and model not in trained and not _mode_free(ctx, call):
                 yield Hit(call, {"model": model})
+
+
+def _mode_free(ctx: Context, call: ast.Call) -> bool:
+    """The model eval() switches has no dropout nor BatchNorm: eval mode changes nothing."""
+    from .flow import flow
+
+    return flow(ctx).mode_free(receiver(call))
 
 
 def _false_arg(call: ast.Call) -> bool:

@@ -180,6 +180,19 @@ UI: dict[str, dict[str, str]] = {
         "zh": "`diagnoser lint` 不运行代码，只读训练代码，报告知识库里讲过的那些错误。运行 "
         "`diagnoser lint [PATH ...]`；某一行不想报，就加 `# noqa: TD001`。",
     },
+    "lint_fired": {"en": "On real code", "zh": "在真实代码上"},
+    "lint_fired_on": {
+        "en": "Fired {count} times on {lines} lines of {repos} well-known repositories ({names}), "
+        "measured by `bench/lint_fired.py`.",
+        "zh": "在 {repos} 个知名仓库（{names}）共 {lines} 行代码上触发了 {count} 次，"
+        "由 `bench/lint_fired.py` 统计。",
+    },
+    "lint_fired_index": {
+        "en": "*fired*: findings on {lines} lines of {repos} well-known repositories ({names}), "
+        "counted by `bench/lint_fired.py`.",
+        "zh": "*触发次数*：在 {repos} 个知名仓库（{names}）共 {lines} 行代码上的报告数，"
+        "由 `bench/lint_fired.py` 统计。",
+    },
     "lint_lint_it": {
         "en": "These `diagnoser lint` rules find this mistake in code before it runs:",
         "zh": "下面这些 `diagnoser lint` 规则能在运行之前从代码里发现这个错误：",
