@@ -8,7 +8,8 @@ that `lr_scheduler.step()` came before `optimizer.step()`.
 
 Schedulers are not registered anywhere torch lets us look: they are found once, among the live
 objects, at the second step of an optimizer of the watched model (one pass of the garbage
-collector's list, once per run); the check itself reads a few attributes on sampled steps.
+collector's list, once per run, and only when the optimizer that steps has no scheduler of its
+own); the check itself reads a few attributes on sampled steps.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ class SchedulerChecks:
         self._steps[id(optimizer)] = n
         if n < 2 or (n > _FIRST_STEPS and n % self._every):
             return
+        if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+            return  # a scheduler was built on this optimizer: the usual case, no search
         if self._schedulers is None:
             self._schedulers = _schedulers(self._mine)
         for scheduler in self._schedulers:
@@ -95,7 +98,13 @@ def _schedulers(mine: Callable[[torch.optim.Optimizer], bool]) -> list[Any]:
     """The live lr schedulers whose optimizer holds a parameter of the watched model."""
     from torch.optim.lr_scheduler import LRScheduler, ReduceLROnPlateau
 
-    kinds = (LRScheduler, ReduceLROnPlateau)  # ReduceLROnPlateau stood apart before torch 2.2
-    # type(o), not isinstance: isinstance reads __class__, which some deprecated objects turn
-    # into a warning (torch.distributed.reduce_op)
-    return [o for o in gc.get_objects() if issubclass(type(o), kinds) and mine(o.optimizer)]
+    # the classes themselves, looked up in a set: a few ns per live object where isinstance
+    # costs a call and reads __class__ (which some deprecated objects turn into a warning)
+    kinds: set[type] = set()
+    todo: list[type] = [LRScheduler, ReduceLROnPlateau]  # apart before torch 2.2
+    while todo:
+        kind = todo.pop()
+        if kind not in kinds:
+            kinds.add(kind)
+            todo.extend(kind.__subclasses__())
+    return [o for o in gc.get_objects() if type(o) in kinds and mine(o.optimizer)]
