@@ -480,6 +480,53 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.lr-ignored",
+        _W,
+        "optimizer-step-no-update",
+        ERROR,
+        ("each group's lr shows in its update", "每个参数组的 lr 都用在了更新上"),
+        (
+            "at step {step}, {optimizer}.step() changed the weights of {which} although its lr "
+            "is 0: the optimizer does not read the group's lr (a custom optimizer that keeps its "
+            "own copy of the rate), so schedulers and group['lr'] = ... change nothing",
+            "第 {step} 步 {optimizer}.step() 改变了{which}的权重，而这个组的 lr 是 0："
+            "optimizer 没有读参数组里的 lr（自定义 optimizer 自己存了一份学习率），"
+            "所以 scheduler 和 group['lr'] = ... 都不起作用",
+        ),
+    ),
+    _check(
+        "watch.lr-zero-group",
+        _W,
+        "optimizer-step-no-update",
+        WARNING,
+        ("no parameter group is left at lr 0", "没有参数组一直停在 lr 0"),
+        (
+            "up to step {step}, {which} of {optimizer} has lr 0 while the other groups train: "
+            "its parameters get gradients but never change (if they are frozen on purpose, set "
+            "requires_grad=False instead)",
+            "到第 {step} 步为止，{which}（{optimizer}）的 lr 一直是 0，而其他组都在训练："
+            "这些参数算了梯度却从不更新（如果是故意冻结，请改用 requires_grad=False）",
+        ),
+    ),
+    _check(
+        "watch.scheduler-other-optimizer",
+        _W,
+        "loss-not-decreasing",
+        ERROR,
+        (
+            "the lr scheduler drives the optimizer that steps",
+            "lr scheduler 调的是真正在 step 的 optimizer",
+        ),
+        (
+            "{scheduler}.get_last_lr() says {said} but the {optimizer} that steps the model uses "
+            "lr {lr}: the scheduler was built on another {other} that never steps (was the "
+            "optimizer made again after the scheduler?), so the schedule never applies",
+            "{scheduler}.get_last_lr() 显示 {said}，但实际在 step 的 {optimizer} 用的是 lr {lr}："
+            "scheduler 绑在另一个从不 step 的 {other} 上（是不是建完 scheduler 之后又重新建了 "
+            "optimizer？），学习率调度根本没生效",
+        ),
+    ),
+    _check(
         "watch.frozen-changed",
         _W,
         "frozen-layers-trained",

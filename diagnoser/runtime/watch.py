@@ -38,6 +38,7 @@ from .optimizer_checks import OptimizerChecks
 from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
 from .precision_checks import autocast_not_applied
 from .rank_checks import RankChecks
+from .scheduler_checks import SchedulerChecks
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
@@ -104,6 +105,7 @@ class Watch:
         self._pending: Finding | None = None  # a NaN seen between samples, not yet located
         self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
         self._ranks = RankChecks(model, self._once, every)
+        self._schedulers = SchedulerChecks(set(names), self._once, every)
 
     def __repr__(self) -> str:
         """`Watch(Net, 120 steps, 1 finding: watch.nonfinite)`; the findings are `.findings`."""
@@ -126,11 +128,13 @@ class Watch:
                 self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)], p)))
         self._optim.attach()
         self._ranks.attach()
+        self._schedulers.attach()
         return self
 
     def detach(self) -> None:
         self._optim.detach()
         self._ranks.detach()
+        self._schedulers.detach()
         self._end_step()
         if self._pending is not None:  # the run ended before a step could locate it
             self._once("watch.nonfinite", "", self._pending)
