@@ -495,20 +495,6 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
-        "watch.lr-zero-group",
-        _W,
-        "optimizer-step-no-update",
-        WARNING,
-        ("no parameter group is left at lr 0", "没有参数组一直停在 lr 0"),
-        (
-            "up to step {step}, {which} of {optimizer} has lr 0 while the other groups train: "
-            "its parameters get gradients but never change (if they are frozen on purpose, set "
-            "requires_grad=False instead)",
-            "到第 {step} 步为止，{which}（{optimizer}）的 lr 一直是 0，而其他组都在训练："
-            "这些参数算了梯度却从不更新（如果是故意冻结，请改用 requires_grad=False）",
-        ),
-    ),
-    _check(
         "watch.scheduler-other-optimizer",
         _W,
         "loss-not-decreasing",

@@ -6,8 +6,8 @@ that holds a parameter of the watched model, with nothing to pass to watch.
   some: float16/bfloat16 weights whose updates round away, a broken custom optimizer;
 - a frozen parameter (requires_grad=False) that a step changes anyway: momentum and weight decay
   keep moving a parameter whose gradient is a zero tensor rather than None;
-- a group whose lr does not show in its update: it moves at lr 0, or it stays at lr 0 (its
-  gradients thrown away) while the other groups train;
+- a group whose lr does not show in its update: it moves at lr 0 (a group deliberately kept at
+  lr 0 is not reported: some fine-tuning recipes freeze layers that way);
 - stale gradients: a parameter whose `.grad` still holds the last step's gradient when the next
   backward adds to it (optimizer.zero_grad() missing).
 
@@ -26,7 +26,6 @@ from .findings import Finding
 
 _SAMPLED_PER_GROUP = 4  # parameters compared before and after a sampled step, per group
 _FIRST_STEPS = 3
-_IDLE_SAMPLES = 5  # sampled steps a group stays at lr 0 while others train before it is told
 _MOVED_AT_LEAST = 0.1  # a step that moves fewer of the weights with a gradient changes nothing
 
 
@@ -50,7 +49,6 @@ class OptimizerChecks:
         # (group index, name, parameter, its values and its gradient before the step)
         self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
         self._before = {}
-        self._idle: dict[tuple[int, int], int] = {}  # (optimizer, group) -> idle samples
         self._probe: dict[int, str] = {}  # id(parameter) -> name: its next gradient must be new
         self._handles: list[Any] = []
         self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
@@ -144,7 +142,6 @@ class OptimizerChecks:
         # small to show in their dtype (vanishing gradients, which grad-vanishing reports)
         moving: set[int] = set()
         ignored: set[int] = set()  # groups at lr 0 that moved: the step does not read their lr
-        idle: set[int] = set()  # groups at lr 0 whose gradients the step throws away
         for g, name, p, before, grad in sampled:
             changed = p.detach() != before
             if not p.requires_grad:
@@ -160,8 +157,6 @@ class OptimizerChecks:
                 finite = before.isfinite() & p.detach().isfinite()  # NaN * 0 is NaN
                 if bool((changed & finite).any()):
                     ignored.add(g)
-                elif bool(grad.any()):
-                    idle.add(g)
                 continue
             live = grad != 0
             count = int(live.sum())
@@ -172,7 +167,7 @@ class OptimizerChecks:
                 total[1] += shifted
                 if shifted >= _MOVED_AT_LEAST * count:
                     moving.add(g)
-        self._lr_not_applied(optimizer, step, sorted(ignored), sorted(idle), bool(moving))
+        self._lr_not_applied(optimizer, step, sorted(ignored))
         stuck = [g for g in moved if g not in moving]
         if not stuck:
             return
@@ -198,37 +193,18 @@ class OptimizerChecks:
         self._report("watch.step-no-update", "", Finding("watch.step-no-update", values))
 
     def _lr_not_applied(
-        self,
-        optimizer: torch.optim.Optimizer,
-        step: int,
-        ignored: list[int],
-        idle: list[int],
-        others_train: bool,
+        self, optimizer: torch.optim.Optimizer, step: int, ignored: list[int]
     ) -> None:
         """A group whose lr does not show in its update: it moved at lr 0 (a custom optimizer
         that reads its own copy of the rate, which a scheduler or `group['lr'] = ...` never
-        reaches), or it stayed at lr 0 on `_IDLE_SAMPLES` sampled steps while other groups trained
-        (a per-group lr typed as 0, a LambdaLR whose factor for that group is 0)."""
-        name = type(optimizer).__name__
-        count = len(optimizer.param_groups)
+        reaches)."""
         if ignored:
-            values = {"step": step, "optimizer": name, "which": _groups(ignored, count)}
+            name = type(optimizer).__name__
+            which = _groups(ignored, len(optimizer.param_groups))
+            values = {"step": step, "optimizer": name, "which": which}
             self._report(
                 "watch.lr-ignored", str(id(optimizer)), Finding("watch.lr-ignored", values)
             )
-        for g in range(count):  # told after that many samples in a row, not a late anneal to 0
-            if g not in idle or not others_train:
-                self._idle.pop((id(optimizer), g), None)
-        for g in idle if others_train else []:
-            key = (id(optimizer), g)
-            self._idle[key] = self._idle.get(key, 0) + 1
-            if self._idle[key] == _IDLE_SAMPLES:
-                values = {"step": step, "optimizer": name, "which": _groups([g], count)}
-                self._report(
-                    "watch.lr-zero-group",
-                    str(id(optimizer)),
-                    Finding("watch.lr-zero-group", values),
-                )
 
     # stale gradients: called from watch's parameter hook, before the new gradient accumulates
 
