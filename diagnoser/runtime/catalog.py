@@ -97,6 +97,22 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "data.imbalance",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("no class holds nearly all the labels", "没有哪个类别几乎占了全部标签"),
+        (
+            "{share} of the {count} labels in the batches checked are {value}: a model that "
+            "always predicts it scores {share} accuracy; weight the loss "
+            "(CrossEntropyLoss(weight=...), pos_weight) or sample the classes evenly "
+            "(WeightedRandomSampler), and judge it by per-class recall or F1",
+            "检查过的 {count} 个标签里有 {share} 是 {value}：模型永远预测它，准确率就有 {share}；"
+            "给 loss 加权（CrossEntropyLoss(weight=...)、pos_weight）或者均衡采样"
+            "（WeightedRandomSampler），并用每类的 recall 或 F1 来评估",
+        ),
+    ),
+    _check(
         "data.workers-same-random",
         _P,
         "workers-same-augmentation",
@@ -155,6 +171,35 @@ CHECKS: tuple[Check, ...] = (
         (
             "the output is already {kind} ({evidence}), but {loss} expects {expects}: {fix}",
             "输出已经是{kind}（{evidence}），但 {loss} 要的是{expects}：{fix}",
+        ),
+    ),
+    _check(
+        "model.log-probabilities",
+        _P,
+        "loss-negative",
+        ERROR,
+        ("NLLLoss gets log-probabilities", "NLLLoss 拿到的是对数概率"),
+        (
+            "{loss} expects log-probabilities, but the output is not: the rows of exp(output) "
+            "sum to {low} to {high}, not 1 (raw logits?). Add log_softmax at the end of the "
+            "model, or use CrossEntropyLoss on the logits",
+            "{loss} 要的是对数概率，但输出不是：exp(output) 每行加起来在 {low} 到 {high} 之间，"
+            "而不是 1（直接给了 logits？）。在模型最后加 log_softmax，或者对 logits 用 "
+            "CrossEntropyLoss",
+        ),
+    ),
+    _check(
+        "model.one-output",
+        _P,
+        "loss-all-zero",
+        ERROR,
+        ("a class loss gets more than one output", "分类 loss 拿到的输出不止一个"),
+        (
+            "the model has one output per sample, and {loss} over one class is always 0: "
+            "nothing is learned. For two classes use BCEWithLogitsLoss on that one output, or "
+            "give the model one output per class",
+            "模型每个样本只有一个输出，{loss} 对一个类别算出来永远是 0，什么也学不到。二分类就对"
+            "这一个输出用 BCEWithLogitsLoss，或者让模型每个类别输出一个值",
         ),
     ),
     _check(

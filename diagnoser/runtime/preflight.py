@@ -13,6 +13,7 @@ import os
 import time
 import traceback
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from ..speak.optional import requires
@@ -21,6 +22,7 @@ with requires("torch", extra="torch", feature="diagnoser.preflight"):
     import torch
 from torch import nn
 from torch.nn import functional as F
+from torch.nn.parameter import is_lazy
 
 from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
 from .catalog import ERROR
@@ -52,6 +54,12 @@ _LR_RANGE: dict[str, tuple[float, float]] = {
 _SCALE_LIMIT = 20.0
 _SPREAD_LIMIT = 5.0
 _LARGE_GRAD = 1e3
+# Class balance is judged on one label per sample, over enough of them to be a pattern.
+_IMBALANCE_LABELS = 100
+_IMBALANCE_SHARE = 0.9
+# A worker hands each batch back through a queue and shared memory, about a millisecond of its
+# own: a loader faster than that (tensors already in memory) only gets slower with workers.
+_WORKER_HANDOFF_S = 2e-3
 _SHOWN = 5
 
 
@@ -61,7 +69,7 @@ def preflight(
     loss_fn: Callable[..., Any] | None = None,
     optimizer: torch.optim.Optimizer | None = None,
     *,
-    batches: int = 2,
+    batches: int = 8,
     compute_loss: Callable[[Any], Any] | None = None,
     overfit_steps: int = 0,
     timing: bool = False,
@@ -103,9 +111,9 @@ def preflight(
         if run.check_model():
             run.check_targets(data)
             trained = run.train_step()
-            if trained:
-                run.check_optimizer_step()
-        run.check_lr()
+        run.check_lr(trained)
+        if trained:
+            run.check_optimizer_step()
     if overfit_steps > 0 and optimizer is not None and run.report.ok:
         with preserved(model, optimizer):
             run.overfit(overfit_steps)
@@ -142,6 +150,21 @@ def _stored_values(t: torch.Tensor) -> torch.Tensor | None:
     except (RuntimeError, NotImplementedError, TypeError):
         return None
     return t
+
+
+def _parameter_count(model: nn.Module) -> str:
+    """Total and trainable parameter counts; a lazy module's are unknown until its first forward."""
+    params = [p for p in model.parameters() if not is_lazy(p)]
+    total = sum(p.numel() for p in params)
+    frozen = sum(p.numel() for p in params if not p.requires_grad)
+    text = f"{total:,} ({total - frozen:,} trainable" + (f", {frozen:,} frozen)" if frozen else ")")
+    lazy = sum(1 for p in model.parameters() if is_lazy(p))
+    return text + (f" + {lazy} lazy" if lazy else "")
+
+
+def _rows_sum_to_one(probs: torch.Tensor) -> bool:
+    """Whether every row over the class dimension (1) sums to 1, as softmax's do."""
+    return bool(torch.allclose(probs.sum(1), torch.ones(()), atol=1e-3))
 
 
 def _batchnorms(model: nn.Module) -> list[str]:
@@ -249,6 +272,7 @@ class _Run:
         first = self.batches[0]
         for name, t in tensors(first.inputs, "inputs") + tensors(first.target, "target"):
             ctx[name] = describe(t)
+        ctx["parameters"] = _parameter_count(self.model)
         if self.loss_fn is not None:
             ctx["loss_fn"] = _name(self.loss_fn)
         if self.optimizer is not None:
@@ -334,9 +358,11 @@ class _Run:
         self.ran("model.probabilities")
         loss = _name(self.loss_fn)
         if self.kind in ("ce", "nll"):
-            if out.dim() < 2 or out.shape[1] < 2 or bool((out < 0).any()):
+            if out.dim() < 2 or out.shape[1] < 2:
                 return
-            if not torch.allclose(out.float().sum(1), torch.ones(()), atol=1e-3):
+            if bool((out < 0).any()) or not _rows_sum_to_one(out.float()):
+                if self.kind == "nll":
+                    self._check_log_probabilities(out)
                 return
             values: dict[str, Any] = {
                 "kind": {"en": "softmax probabilities", "zh": " softmax 概率"},
@@ -380,6 +406,22 @@ class _Run:
             }
             self.add("model.probabilities", values=values)
 
+    def _check_log_probabilities(self, out: torch.Tensor) -> None:
+        """NLLLoss takes log-probabilities: exp of each row sums to 1. On raw logits its loss is
+        -logit[target], negative or positive by chance, so the loss's sign cannot tell."""
+        self.ran("model.log-probabilities")
+        if not bool(torch.isfinite(out).all()):
+            return  # model.output-nonfinite says so
+        sums = out.float().exp().sum(1)
+        if _rows_sum_to_one(out.float().exp()):
+            return
+        values = {
+            "loss": _name(self.loss_fn),
+            "low": _fmt(float(sums.min())),
+            "high": _fmt(float(sums.max())),
+        }
+        self.add("model.log-probabilities", values=values)
+
     def _check_batchnorm(self) -> None:
         norms = _batchnorms(self.model)
         if not norms:
@@ -417,9 +459,16 @@ class _Run:
             return
         if self.kind in ("ce", "nll") and out.dim() >= 2:
             self.classes = int(out.shape[1])
+            self.ran("model.one-output")
+            if self.classes == 1:
+                # log_softmax over one value is 0: the loss is 0 and every gradient is zero,
+                # which would otherwise read as dead ReLUs; the targets can only be 0.
+                self.add("model.one-output", values={"loss": _name(self.loss_fn)})
+                return
             self._check_class_range(targets)
         if self.kind in ("ce", "nll", "bce", "bce_logits"):
             self._check_one_class(targets)
+            self._check_imbalance(targets)
         if self.kind in _ELEMENTWISE:
             self._check_target_shape(targets[0])
 
@@ -446,6 +495,28 @@ class _Run:
             self.add(
                 "data.one-class", values={"count": flat.numel(), "value": _fmt(float(flat[0]))}
             )
+
+    def _check_imbalance(self, targets: list[torch.Tensor]) -> None:
+        # One label per sample only: per-pixel or per-token targets are mostly background or
+        # padding by nature, and class probabilities are not labels.
+        if any(t.dim() > 2 or (t.dim() == 2 and t.shape[1] != 1) for t in targets):
+            return
+        if any(getattr(self.loss_fn, name, None) is not None for name in ("weight", "pos_weight")):
+            return  # the loss is weighted: the user knows
+        flat = torch.cat([t.flatten() for t in targets])
+        if flat.numel() < _IMBALANCE_LABELS:
+            return
+        self.ran("data.imbalance")
+        labels, counts = torch.unique(flat, return_counts=True)
+        top = int(counts.argmax())
+        share = float(counts[top]) / flat.numel()
+        if len(labels) > 1 and share >= _IMBALANCE_SHARE:
+            values = {
+                "share": f"{share:.0%}",
+                "count": flat.numel(),
+                "value": _fmt(float(labels[top])),
+            }
+            self.add("data.imbalance", values=values)
 
     def _check_target_shape(self, target: torch.Tensor) -> None:
         out = self.output
@@ -561,7 +632,7 @@ class _Run:
             for n, p in trainable
             if p.grad is not None and p.numel() > 0 and not bool(p.grad.detach().any())
         ]
-        if zero:
+        if zero and not self.failed("model.one-output"):
             self.add("grad.zero", values={"count": len(zero), "params": _listed(zero)})
         finite = sorted(((v, n) for n, v in norms.items() if math.isfinite(v)), reverse=True)
         self.report.stats["largest_grad_norms"] = {n: v for v, n in finite[:_SHOWN]}
@@ -570,7 +641,7 @@ class _Run:
 
     # optimizer ----------------------------------------------------------------------------
 
-    def check_lr(self) -> None:
+    def check_lr(self, trained: bool) -> None:
         if self.optimizer is None:
             return
         self.ran("optim.missing")
@@ -590,10 +661,34 @@ class _Run:
             if low <= lr <= high:
                 continue
             too_high = lr > high
+            if too_high and trained and self._rate_trains():
+                continue  # above the usual range but it trains here, as lr_find may have found
             how = {"en": "too high", "zh": "太大"} if too_high else {"en": "too low", "zh": "太小"}
             values = {"lr": _fmt(lr), "how": how, "optimizer": name, "low": low, "high": high}
             self.add("optim.lr", values=values, entry_override="nan-loss" if too_high else None)
             break
+
+    def _mean_loss(self) -> float:
+        with torch.no_grad():
+            return sum(float(self._loss(b)) for b in self.batches) / len(self.batches)
+
+    def _rate_trains(self) -> bool:
+        """Whether one step per batch checked, at the optimizer's own rates, lowers the mean loss
+        over those batches from the untrained weights. A rate that diverges makes it rise (or
+        NaN) within a few steps."""
+        assert self.optimizer is not None
+        self.model.train()
+        try:
+            with preserved(self.model, self.optimizer):  # the step check needs them as they were
+                before = self._mean_loss()
+                for b in self.batches:
+                    self.optimizer.zero_grad()
+                    self._loss(b).backward()
+                    step(self.optimizer, partial(self._loss, b))
+                after = self._mean_loss()
+        except Exception:  # the step check runs it again and explains what fails
+            return False
+        return math.isfinite(after) and after < before
 
     def check_optimizer_step(self) -> None:
         if self.optimizer is None:
@@ -652,7 +747,7 @@ class _Run:
         self.ran("timing")
         self.report.stats["data_seconds"] = data_s
         self.report.stats["compute_seconds"] = compute_s
-        if data_s <= compute_s or not isinstance(data, Iterable):
+        if data_s <= max(compute_s, _WORKER_HANDOFF_S) or not isinstance(data, Iterable):
             return
         workers = getattr(data, "num_workers", None)
         cpus = os.cpu_count() or 1
