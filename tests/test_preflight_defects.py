@@ -145,3 +145,38 @@ def test_parameter_count_is_in_the_report() -> None:
     model[0].weight.requires_grad_(False)
     report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())
     assert report.context["parameters"] == "244 (84 trainable, 160 frozen)"
+
+
+def test_the_users_own_device_placement_is_checked_not_redone() -> None:
+    # "meta" is a second device a CPU-only machine has: the user's code puts the inputs there,
+    # not on the model's device; preflight used to move them to the model's device itself.
+    loader = DataLoader(TensorDataset(torch.randn(64, 10), torch.arange(64) % 4), batch_size=16)
+    to_meta = lambda b: (b[0].to("meta"), b[1])  # noqa: E731
+    report = preflight(_mlp(), loader, nn.CrossEntropyLoss(), move=to_meta)
+    [finding] = report.findings
+    assert finding.check == "data.device" and finding.entry == "device-mismatch"
+    assert finding.values["device"] == "meta" and finding.values["model"] == "cpu"
+    assert "model.forward" not in report.ran  # it would only fail on the same mistake
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="a model on a GPU needs a GPU")
+def test_a_loop_that_forgets_to_move_the_inputs_to_the_gpu() -> None:
+    model = _mlp().cuda()
+    loader = DataLoader(TensorDataset(torch.randn(64, 10), torch.arange(64) % 4), batch_size=16)
+    report = preflight(model, loader, nn.CrossEntropyLoss(), move=lambda b: (b[0], b[1].cuda()))
+    [finding] = report.findings
+    assert finding.check == "data.device" and finding.values["device"] == "cpu"
+    assert preflight(model, loader, nn.CrossEntropyLoss(), move=lambda b: [t.cuda() for t in b]).ok
+
+
+def test_batches_placed_by_the_users_code_on_the_models_device_pass() -> None:
+    loader = DataLoader(TensorDataset(torch.randn(64, 10), torch.arange(64) % 4), batch_size=16)
+    seen: list[object] = []
+
+    def move(batch: list[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor]:
+        seen.append(batch)
+        return batch[0].to("cpu"), batch[1].to("cpu")
+
+    report = preflight(_mlp(), loader, nn.CrossEntropyLoss(), move=move)
+    assert report.findings == [] and "data.device" in report.ran
+    assert len(seen) == 4  # every batch read went through the user's own code

@@ -113,6 +113,19 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "data.device",
+        _P,
+        "device-mismatch",
+        ERROR,
+        ("your code puts the inputs on the model's device", "你的代码把输入放到了模型所在的设备上"),
+        (
+            "after your move, {name} is on {device} but the model is on {model}: move it with "
+            "the model's device, e.g. x.to(next(model.parameters()).device)",
+            "按你的代码移动之后，{name} 在 {device} 上，模型却在 {model} 上：用模型所在的设备"
+            "来移动它，比如 x.to(next(model.parameters()).device)",
+        ),
+    ),
+    _check(
         "data.workers-same-random",
         _P,
         "workers-same-augmentation",

@@ -24,7 +24,17 @@ from torch import nn
 from torch.nn import functional as F
 from torch.nn.parameter import is_lazy
 
-from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
+from .batches import (
+    Batch,
+    call,
+    describe,
+    model_device,
+    scalar_loss,
+    split,
+    take,
+    tensors,
+    to_device,
+)
 from .catalog import ERROR
 from .data_checks import workers_repeat_randomness
 from .findings import Finding, Report
@@ -74,6 +84,7 @@ def preflight(
     overfit_steps: int = 0,
     timing: bool = False,
     memory: bool = False,
+    move: Callable[[Any], Any] | None = None,
 ) -> Report:
     """Check a training set-up on real batches before training; return a Report.
 
@@ -86,6 +97,10 @@ def preflight(
     a model that defines no forward (its layers called in training_step) is checked through it.
     overfit_steps: train on one batch for that many steps; the loss must fall.
     timing: time loading a batch against computing it. memory: peak GPU memory of one step.
+    move: how your training loop puts a batch on the device, e.g.
+    `lambda b: (b[0].to(device), b[1].to(device))`. Without it preflight moves each batch to the
+    model's device itself, which would hide a tensor your loop leaves behind; with it the batches
+    are checked where your code puts them.
     """
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -101,14 +116,12 @@ def preflight(
     with preserved(model, optimizer):
         run.batches = take(data, max(batches, 3 if timing else 1))
         run.device = model_device(model)
-        for b in run.batches:
-            b.inputs, b.target = to_device(b.inputs, run.device), to_device(b.target, run.device)
-            b.raw = to_device(b.raw, run.device)
+        run.place(move)
         run.describe()
         run.check_data()
         run.check_workers(data)
         trained = False  # forward, loss and backward ran: the optional checks can repeat them
-        if run.check_model():
+        if not run.failed("data.device") and run.check_model():
             run.check_targets(data)
             trained = run.train_step()
         run.check_lr(trained)
@@ -266,6 +279,30 @@ class _Run:
 
     # data ---------------------------------------------------------------------------------
 
+    def place(self, move: Callable[[Any], Any] | None) -> None:
+        """Put the batches where training will have them: the model's device, or wherever the
+        user's own `move` puts them, checked against the model's device."""
+        if move is None:
+            for b in self.batches:
+                b.inputs = to_device(b.inputs, self.device)
+                b.target = to_device(b.target, self.device)
+                b.raw = to_device(b.raw, self.device)
+            return
+        self.ran("data.device")
+        try:
+            self.batches = [split(move(b.raw), b.load_seconds) for b in self.batches]
+        except Exception as exc:
+            self.exception("data.device", exc)
+            return
+        devices = {p.device for p in self.model.parameters()}
+        if len(devices) != 1:
+            return  # split across devices: which one the inputs belong on is the model's business
+        for name, t in tensors(self.batches[0].inputs, "inputs"):
+            if t.device != self.device:
+                values = {"name": name, "device": str(t.device), "model": str(self.device)}
+                self.add("data.device", values=values, location=name)
+                return
+
     def describe(self) -> None:
         ctx = self.report.context
         ctx["model"] = f"{type(self.model).__name__} on {self.device}"
@@ -286,6 +323,8 @@ class _Run:
                 stored = _stored_values(t)
                 if stored is None or not stored.is_floating_point() or stored.numel() == 0:
                     continue
+                if stored.is_meta:
+                    continue  # shapes only, no values to read
                 t = stored
                 bad = int((~torch.isfinite(t)).sum())
                 if bad:
