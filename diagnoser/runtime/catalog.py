@@ -126,6 +126,39 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "seed.unseeded",
+        _P,
+        "results-not-reproducible",
+        INFO,
+        ("torch's random generator is seeded", "torch 的随机数生成器设了种子"),
+        (
+            "torch was never seeded (its seed is {seed}, drawn at start-up): two runs start "
+            "from different weights, shuffles and worker seeds; call diagnoser.set_seed(0) "
+            "before building the model if runs must repeat",
+            "torch 没有设随机种子（当前种子 {seed} 是启动时随机取的）：每次运行的初始权重、"
+            "shuffle 顺序和 worker 的种子都不一样；如果需要复现，在构建模型之前调用 "
+            "diagnoser.set_seed(0)",
+        ),
+    ),
+    _check(
+        "seed.main-process-random",
+        _P,
+        "results-not-reproducible",
+        INFO,
+        (
+            "the Dataset draws no global numpy/random numbers in the main process",
+            "Dataset 在主进程里不用 numpy/random 的全局随机数",
+        ),
+        (
+            "reading a sample draws from {generators} in this process (num_workers=0), which "
+            "torch.manual_seed does not seed: seed it too (diagnoser.set_seed seeds every "
+            "generator), or draw the augmentation from torch",
+            "读取样本时在主进程里用了 {generators} 的随机数（num_workers=0），torch.manual_seed "
+            "管不到它：把它的种子也设上（diagnoser.set_seed 会设所有生成器的种子），或者改用 "
+            "torch 生成随机增强",
+        ),
+    ),
+    _check(
         "data.workers-same-random",
         _P,
         "workers-same-augmentation",

@@ -1,5 +1,6 @@
 """preflight(): one look at the model, the data, the loss and the optimizer before training, on
-one or two real batches, on the model's device; everything it touches is put back as it was.
+real batches (up to eight are read, the model runs on the first), on the model's device or where
+the user's own `move` puts them; everything it touches is put back as it was.
 
 Each check is a small function that returns findings; the words and the entry of each are in
 catalog.py. An exception torch raises on the way (in forward, in the loss, in backward) is itself
@@ -39,6 +40,7 @@ from .catalog import ERROR
 from .data_checks import workers_repeat_randomness
 from .findings import Finding, Report
 from .mode_checks import eval_forwards_differ
+from .seed_checks import main_process_draws, unseeded
 from .state import preserved
 from .stepping import step
 
@@ -120,6 +122,7 @@ def preflight(
         run.describe()
         run.check_data()
         run.check_workers(data)
+        run.check_seeds(data)
         trained = False  # forward, loss and backward ran: the optional checks can repeat them
         if not run.failed("data.device") and run.check_model():
             run.check_targets(data)
@@ -347,6 +350,17 @@ class _Run:
         if isinstance(data, torch.utils.data.DataLoader) and data.num_workers >= 2:
             self.ran("data.workers-same-random")
             found = workers_repeat_randomness(data)
+            if found is not None:
+                self.report.add(found)
+
+    def check_seeds(self, data: Any) -> None:
+        self.ran("seed.unseeded")
+        found = unseeded()
+        if found is not None:
+            self.report.add(found)
+        if isinstance(data, torch.utils.data.DataLoader) and data.num_workers == 0:
+            self.ran("seed.main-process-random")
+            found = main_process_draws(data)
             if found is not None:
                 self.report.add(found)
 
