@@ -164,3 +164,29 @@ def test_preflight_on_the_gpt_leaves_its_next_training_steps_unchanged() -> None
     torch.manual_seed(5)
     with_preflight = _train(model, 3)
     assert all(torch.equal(a, b) for a, b in zip(without, with_preflight, strict=True))
+
+
+# The guide's data-quality and capacity look: seed 003, 3.1.2 debug_convergence steps 2 and 3
+# (copied as written, returning what it prints).
+def _guide_data_and_capacity(model: nn.Module, train_loader: Any) -> tuple[torch.Tensor, int]:
+    for _data, target in train_loader:
+        distribution = torch.bincount(target)
+        break
+    total_params = sum(p.numel() for p in model.parameters())
+    return distribution, total_params
+
+
+def test_a_dataset_with_95_percent_of_one_class_and_the_parameter_count() -> None:
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    y = torch.zeros(1000, dtype=torch.long)
+    y[torch.randperm(1000)[:50]] = torch.randint(1, 4, (50,))
+    loader = DataLoader(TensorDataset(torch.randn(1000, 10), y), batch_size=32, shuffle=True)
+    model = nn.Sequential(nn.Linear(10, 16), nn.ReLU(), nn.Linear(16, 4))
+    distribution, total = _guide_data_and_capacity(model, loader)
+    assert int(distribution.argmax()) == 0  # the guide prints it; a person must notice
+    report = preflight(model, loader, nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "data.imbalance"]
+    assert finding.values["value"] == "0"
+    assert report.context["parameters"].startswith(f"{total:,} ")
