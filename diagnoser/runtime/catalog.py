@@ -97,6 +97,68 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "data.imbalance",
+        _P,
+        "loss-not-decreasing",
+        WARNING,
+        ("no class holds nearly all the labels", "没有哪个类别几乎占了全部标签"),
+        (
+            "{share} of the {count} labels in the batches checked are {value}: a model that "
+            "always predicts it scores {share} accuracy; weight the loss "
+            "(CrossEntropyLoss(weight=...), pos_weight) or sample the classes evenly "
+            "(WeightedRandomSampler), and judge it by per-class recall or F1",
+            "检查过的 {count} 个标签里有 {share} 是 {value}：模型永远预测它，准确率就有 {share}；"
+            "给 loss 加权（CrossEntropyLoss(weight=...)、pos_weight）或者均衡采样"
+            "（WeightedRandomSampler），并用每类的 recall 或 F1 来评估",
+        ),
+    ),
+    _check(
+        "data.device",
+        _P,
+        "device-mismatch",
+        ERROR,
+        ("your code puts the inputs on the model's device", "你的代码把输入放到了模型所在的设备上"),
+        (
+            "after your move, {name} is on {device} but the model is on {model}: move it with "
+            "the model's device, e.g. x.to(next(model.parameters()).device)",
+            "按你的代码移动之后，{name} 在 {device} 上，模型却在 {model} 上：用模型所在的设备"
+            "来移动它，比如 x.to(next(model.parameters()).device)",
+        ),
+    ),
+    _check(
+        "seed.unseeded",
+        _P,
+        "results-not-reproducible",
+        INFO,
+        ("torch's random generator is seeded", "torch 的随机数生成器设了种子"),
+        (
+            "torch was never seeded (its seed is {seed}, drawn at start-up): two runs start "
+            "from different weights, shuffles and worker seeds; call diagnoser.set_seed(0) "
+            "before building the model if runs must repeat",
+            "torch 没有设随机种子（当前种子 {seed} 是启动时随机取的）：每次运行的初始权重、"
+            "shuffle 顺序和 worker 的种子都不一样；如果需要复现，在构建模型之前调用 "
+            "diagnoser.set_seed(0)",
+        ),
+    ),
+    _check(
+        "seed.main-process-random",
+        _P,
+        "results-not-reproducible",
+        INFO,
+        (
+            "the Dataset draws no global numpy/random numbers in the main process",
+            "Dataset 在主进程里不用 numpy/random 的全局随机数",
+        ),
+        (
+            "reading a sample draws from {generators} in this process (num_workers=0), which "
+            "torch.manual_seed does not seed: seed it too (diagnoser.set_seed seeds every "
+            "generator), or draw the augmentation from torch",
+            "读取样本时在主进程里用了 {generators} 的随机数（num_workers=0），torch.manual_seed "
+            "管不到它：把它的种子也设上（diagnoser.set_seed 会设所有生成器的种子），或者改用 "
+            "torch 生成随机增强",
+        ),
+    ),
+    _check(
         "data.workers-same-random",
         _P,
         "workers-same-augmentation",
@@ -155,6 +217,35 @@ CHECKS: tuple[Check, ...] = (
         (
             "the output is already {kind} ({evidence}), but {loss} expects {expects}: {fix}",
             "输出已经是{kind}（{evidence}），但 {loss} 要的是{expects}：{fix}",
+        ),
+    ),
+    _check(
+        "model.log-probabilities",
+        _P,
+        "loss-negative",
+        ERROR,
+        ("NLLLoss gets log-probabilities", "NLLLoss 拿到的是对数概率"),
+        (
+            "{loss} expects log-probabilities, but the output is not: the rows of exp(output) "
+            "sum to {low} to {high}, not 1 (raw logits?). Add log_softmax at the end of the "
+            "model, or use CrossEntropyLoss on the logits",
+            "{loss} 要的是对数概率，但输出不是：exp(output) 每行加起来在 {low} 到 {high} 之间，"
+            "而不是 1（直接给了 logits？）。在模型最后加 log_softmax，或者对 logits 用 "
+            "CrossEntropyLoss",
+        ),
+    ),
+    _check(
+        "model.one-output",
+        _P,
+        "loss-all-zero",
+        ERROR,
+        ("a class loss gets more than one output", "分类 loss 拿到的输出不止一个"),
+        (
+            "the model has one output per sample, and {loss} over one class is always 0: "
+            "nothing is learned. For two classes use BCEWithLogitsLoss on that one output, or "
+            "give the model one output per class",
+            "模型每个样本只有一个输出，{loss} 对一个类别算出来永远是 0，什么也学不到。二分类就对"
+            "这一个输出用 BCEWithLogitsLoss，或者让模型每个类别输出一个值",
         ),
     ),
     _check(

@@ -1,5 +1,6 @@
 """preflight(): one look at the model, the data, the loss and the optimizer before training, on
-one or two real batches, on the model's device; everything it touches is put back as it was.
+real batches (up to eight are read, the model runs on the first), on the model's device or where
+the user's own `move` puts them; everything it touches is put back as it was.
 
 Each check is a small function that returns findings; the words and the entry of each are in
 catalog.py. An exception torch raises on the way (in forward, in the loss, in backward) is itself
@@ -13,6 +14,7 @@ import os
 import time
 import traceback
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
 from ..speak.optional import requires
@@ -21,12 +23,24 @@ with requires("torch", extra="torch", feature="diagnoser.preflight"):
     import torch
 from torch import nn
 from torch.nn import functional as F
+from torch.nn.parameter import is_lazy
 
-from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
+from .batches import (
+    Batch,
+    call,
+    describe,
+    model_device,
+    scalar_loss,
+    split,
+    take,
+    tensors,
+    to_device,
+)
 from .catalog import ERROR
 from .data_checks import workers_repeat_randomness
 from .findings import Finding, Report
 from .mode_checks import eval_forwards_differ
+from .seed_checks import main_process_draws, unseeded
 from .state import preserved
 from .stepping import step
 
@@ -52,6 +66,12 @@ _LR_RANGE: dict[str, tuple[float, float]] = {
 _SCALE_LIMIT = 20.0
 _SPREAD_LIMIT = 5.0
 _LARGE_GRAD = 1e3
+# Class balance is judged on one label per sample, over enough of them to be a pattern.
+_IMBALANCE_LABELS = 100
+_IMBALANCE_SHARE = 0.9
+# A worker hands each batch back through a queue and shared memory, about a millisecond of its
+# own: a loader faster than that (tensors already in memory) only gets slower with workers.
+_WORKER_HANDOFF_S = 2e-3
 _SHOWN = 5
 
 
@@ -61,11 +81,12 @@ def preflight(
     loss_fn: Callable[..., Any] | None = None,
     optimizer: torch.optim.Optimizer | None = None,
     *,
-    batches: int = 2,
+    batches: int = 8,
     compute_loss: Callable[[Any], Any] | None = None,
     overfit_steps: int = 0,
     timing: bool = False,
     memory: bool = False,
+    move: Callable[[Any], Any] | None = None,
 ) -> Report:
     """Check a training set-up on real batches before training; return a Report.
 
@@ -78,6 +99,10 @@ def preflight(
     a model that defines no forward (its layers called in training_step) is checked through it.
     overfit_steps: train on one batch for that many steps; the loss must fall.
     timing: time loading a batch against computing it. memory: peak GPU memory of one step.
+    move: how your training loop puts a batch on the device, e.g.
+    `lambda b: (b[0].to(device), b[1].to(device))`. Without it preflight moves each batch to the
+    model's device itself, which would hide a tensor your loop leaves behind; with it the batches
+    are checked where your code puts them.
     """
     if not isinstance(model, nn.Module):
         raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -93,19 +118,18 @@ def preflight(
     with preserved(model, optimizer):
         run.batches = take(data, max(batches, 3 if timing else 1))
         run.device = model_device(model)
-        for b in run.batches:
-            b.inputs, b.target = to_device(b.inputs, run.device), to_device(b.target, run.device)
-            b.raw = to_device(b.raw, run.device)
+        run.place(move)
         run.describe()
         run.check_data()
         run.check_workers(data)
+        run.check_seeds(data)
         trained = False  # forward, loss and backward ran: the optional checks can repeat them
-        if run.check_model():
+        if not run.failed("data.device") and run.check_model():
             run.check_targets(data)
             trained = run.train_step()
-            if trained:
-                run.check_optimizer_step()
-        run.check_lr()
+        run.check_lr(trained)
+        if trained:
+            run.check_optimizer_step()
     if overfit_steps > 0 and optimizer is not None and run.report.ok:
         with preserved(model, optimizer):
             run.overfit(overfit_steps)
@@ -142,6 +166,21 @@ def _stored_values(t: torch.Tensor) -> torch.Tensor | None:
     except (RuntimeError, NotImplementedError, TypeError):
         return None
     return t
+
+
+def _parameter_count(model: nn.Module) -> str:
+    """Total and trainable parameter counts; a lazy module's are unknown until its first forward."""
+    params = [p for p in model.parameters() if not is_lazy(p)]
+    total = sum(p.numel() for p in params)
+    frozen = sum(p.numel() for p in params if not p.requires_grad)
+    text = f"{total:,} ({total - frozen:,} trainable" + (f", {frozen:,} frozen)" if frozen else ")")
+    lazy = sum(1 for p in model.parameters() if is_lazy(p))
+    return text + (f" + {lazy} lazy" if lazy else "")
+
+
+def _rows_sum_to_one(probs: torch.Tensor) -> bool:
+    """Whether every row over the class dimension (1) sums to 1, as softmax's do."""
+    return bool(torch.allclose(probs.sum(1), torch.ones(()), atol=1e-3))
 
 
 def _batchnorms(model: nn.Module) -> list[str]:
@@ -243,12 +282,37 @@ class _Run:
 
     # data ---------------------------------------------------------------------------------
 
+    def place(self, move: Callable[[Any], Any] | None) -> None:
+        """Put the batches where training will have them: the model's device, or wherever the
+        user's own `move` puts them, checked against the model's device."""
+        if move is None:
+            for b in self.batches:
+                b.inputs = to_device(b.inputs, self.device)
+                b.target = to_device(b.target, self.device)
+                b.raw = to_device(b.raw, self.device)
+            return
+        self.ran("data.device")
+        try:
+            self.batches = [split(move(b.raw), b.load_seconds) for b in self.batches]
+        except Exception as exc:
+            self.exception("data.device", exc)
+            return
+        devices = {p.device for p in self.model.parameters()}
+        if len(devices) != 1:
+            return  # split across devices: which one the inputs belong on is the model's business
+        for name, t in tensors(self.batches[0].inputs, "inputs"):
+            if t.device != self.device:
+                values = {"name": name, "device": str(t.device), "model": str(self.device)}
+                self.add("data.device", values=values, location=name)
+                return
+
     def describe(self) -> None:
         ctx = self.report.context
         ctx["model"] = f"{type(self.model).__name__} on {self.device}"
         first = self.batches[0]
         for name, t in tensors(first.inputs, "inputs") + tensors(first.target, "target"):
             ctx[name] = describe(t)
+        ctx["parameters"] = _parameter_count(self.model)
         if self.loss_fn is not None:
             ctx["loss_fn"] = _name(self.loss_fn)
         if self.optimizer is not None:
@@ -262,6 +326,8 @@ class _Run:
                 stored = _stored_values(t)
                 if stored is None or not stored.is_floating_point() or stored.numel() == 0:
                     continue
+                if stored.is_meta:
+                    continue  # shapes only, no values to read
                 t = stored
                 bad = int((~torch.isfinite(t)).sum())
                 if bad:
@@ -284,6 +350,17 @@ class _Run:
         if isinstance(data, torch.utils.data.DataLoader) and data.num_workers >= 2:
             self.ran("data.workers-same-random")
             found = workers_repeat_randomness(data)
+            if found is not None:
+                self.report.add(found)
+
+    def check_seeds(self, data: Any) -> None:
+        self.ran("seed.unseeded")
+        found = unseeded()
+        if found is not None:
+            self.report.add(found)
+        if isinstance(data, torch.utils.data.DataLoader) and data.num_workers == 0:
+            self.ran("seed.main-process-random")
+            found = main_process_draws(data)
             if found is not None:
                 self.report.add(found)
 
@@ -334,9 +411,11 @@ class _Run:
         self.ran("model.probabilities")
         loss = _name(self.loss_fn)
         if self.kind in ("ce", "nll"):
-            if out.dim() < 2 or out.shape[1] < 2 or bool((out < 0).any()):
+            if out.dim() < 2 or out.shape[1] < 2:
                 return
-            if not torch.allclose(out.float().sum(1), torch.ones(()), atol=1e-3):
+            if bool((out < 0).any()) or not _rows_sum_to_one(out.float()):
+                if self.kind == "nll":
+                    self._check_log_probabilities(out)
                 return
             values: dict[str, Any] = {
                 "kind": {"en": "softmax probabilities", "zh": " softmax 概率"},
@@ -380,6 +459,22 @@ class _Run:
             }
             self.add("model.probabilities", values=values)
 
+    def _check_log_probabilities(self, out: torch.Tensor) -> None:
+        """NLLLoss takes log-probabilities: exp of each row sums to 1. On raw logits its loss is
+        -logit[target], negative or positive by chance, so the loss's sign cannot tell."""
+        self.ran("model.log-probabilities")
+        if not bool(torch.isfinite(out).all()):
+            return  # model.output-nonfinite says so
+        sums = out.float().exp().sum(1)
+        if _rows_sum_to_one(out.float().exp()):
+            return
+        values = {
+            "loss": _name(self.loss_fn),
+            "low": _fmt(float(sums.min())),
+            "high": _fmt(float(sums.max())),
+        }
+        self.add("model.log-probabilities", values=values)
+
     def _check_batchnorm(self) -> None:
         norms = _batchnorms(self.model)
         if not norms:
@@ -417,9 +512,16 @@ class _Run:
             return
         if self.kind in ("ce", "nll") and out.dim() >= 2:
             self.classes = int(out.shape[1])
+            self.ran("model.one-output")
+            if self.classes == 1:
+                # log_softmax over one value is 0: the loss is 0 and every gradient is zero,
+                # which would otherwise read as dead ReLUs; the targets can only be 0.
+                self.add("model.one-output", values={"loss": _name(self.loss_fn)})
+                return
             self._check_class_range(targets)
         if self.kind in ("ce", "nll", "bce", "bce_logits"):
             self._check_one_class(targets)
+            self._check_imbalance(targets)
         if self.kind in _ELEMENTWISE:
             self._check_target_shape(targets[0])
 
@@ -446,6 +548,28 @@ class _Run:
             self.add(
                 "data.one-class", values={"count": flat.numel(), "value": _fmt(float(flat[0]))}
             )
+
+    def _check_imbalance(self, targets: list[torch.Tensor]) -> None:
+        # One label per sample only: per-pixel or per-token targets are mostly background or
+        # padding by nature, and class probabilities are not labels.
+        if any(t.dim() > 2 or (t.dim() == 2 and t.shape[1] != 1) for t in targets):
+            return
+        if any(getattr(self.loss_fn, name, None) is not None for name in ("weight", "pos_weight")):
+            return  # the loss is weighted: the user knows
+        flat = torch.cat([t.flatten() for t in targets])
+        if flat.numel() < _IMBALANCE_LABELS:
+            return
+        self.ran("data.imbalance")
+        labels, counts = torch.unique(flat, return_counts=True)
+        top = int(counts.argmax())
+        share = float(counts[top]) / flat.numel()
+        if len(labels) > 1 and share >= _IMBALANCE_SHARE:
+            values = {
+                "share": f"{share:.0%}",
+                "count": flat.numel(),
+                "value": _fmt(float(labels[top])),
+            }
+            self.add("data.imbalance", values=values)
 
     def _check_target_shape(self, target: torch.Tensor) -> None:
         out = self.output
@@ -561,7 +685,7 @@ class _Run:
             for n, p in trainable
             if p.grad is not None and p.numel() > 0 and not bool(p.grad.detach().any())
         ]
-        if zero:
+        if zero and not self.failed("model.one-output"):
             self.add("grad.zero", values={"count": len(zero), "params": _listed(zero)})
         finite = sorted(((v, n) for n, v in norms.items() if math.isfinite(v)), reverse=True)
         self.report.stats["largest_grad_norms"] = {n: v for v, n in finite[:_SHOWN]}
@@ -570,7 +694,7 @@ class _Run:
 
     # optimizer ----------------------------------------------------------------------------
 
-    def check_lr(self) -> None:
+    def check_lr(self, trained: bool) -> None:
         if self.optimizer is None:
             return
         self.ran("optim.missing")
@@ -590,10 +714,34 @@ class _Run:
             if low <= lr <= high:
                 continue
             too_high = lr > high
+            if too_high and trained and self._rate_trains():
+                continue  # above the usual range but it trains here, as lr_find may have found
             how = {"en": "too high", "zh": "太大"} if too_high else {"en": "too low", "zh": "太小"}
             values = {"lr": _fmt(lr), "how": how, "optimizer": name, "low": low, "high": high}
             self.add("optim.lr", values=values, entry_override="nan-loss" if too_high else None)
             break
+
+    def _mean_loss(self) -> float:
+        with torch.no_grad():
+            return sum(float(self._loss(b)) for b in self.batches) / len(self.batches)
+
+    def _rate_trains(self) -> bool:
+        """Whether one step per batch checked, at the optimizer's own rates, lowers the mean loss
+        over those batches from the untrained weights. A rate that diverges makes it rise (or
+        NaN) within a few steps."""
+        assert self.optimizer is not None
+        self.model.train()
+        try:
+            with preserved(self.model, self.optimizer):  # the step check needs them as they were
+                before = self._mean_loss()
+                for b in self.batches:
+                    self.optimizer.zero_grad()
+                    self._loss(b).backward()
+                    step(self.optimizer, partial(self._loss, b))
+                after = self._mean_loss()
+        except Exception:  # the step check runs it again and explains what fails
+            return False
+        return math.isfinite(after) and after < before
 
     def check_optimizer_step(self) -> None:
         if self.optimizer is None:
@@ -652,7 +800,7 @@ class _Run:
         self.ran("timing")
         self.report.stats["data_seconds"] = data_s
         self.report.stats["compute_seconds"] = compute_s
-        if data_s <= compute_s or not isinstance(data, Iterable):
+        if data_s <= max(compute_s, _WORKER_HANDOFF_S) or not isinstance(data, Iterable):
             return
         workers = getattr(data, "num_workers", None)
         cpus = os.cpu_count() or 1

@@ -1,0 +1,192 @@
+"""Side by side with the founding guides' own tools (issue 26 Acceptance), on the same broken
+set-ups: ours must catch at least what the guide's catches. The model is a tiny GPT written here
+in the shape of nanoGPT's model.py (token and position embeddings, causal self-attention blocks,
+a tied lm_head, forward(idx, targets) -> (logits, loss)); nanoGPT's own file is not vendored."""
+
+from __future__ import annotations
+
+import io
+import random
+from contextlib import redirect_stdout
+from typing import Any
+
+import pytest
+
+torch = pytest.importorskip("torch")
+np = pytest.importorskip("numpy")
+nn = torch.nn
+F = torch.nn.functional
+
+from diagnoser import preflight  # noqa: E402
+from diagnoser.runtime.helpers import set_seed  # noqa: E402
+
+_VOCAB, _BLOCK, _EMBD = 32, 8, 16
+
+
+class _Block(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ln_1, self.ln_2 = nn.LayerNorm(_EMBD), nn.LayerNorm(_EMBD)
+        self.c_attn, self.c_proj = nn.Linear(_EMBD, 3 * _EMBD), nn.Linear(_EMBD, _EMBD)
+        self.mlp = nn.Sequential(
+            nn.Linear(_EMBD, 4 * _EMBD), nn.GELU(), nn.Linear(4 * _EMBD, _EMBD)
+        )
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        b, t, c = x.shape
+        q, k, v = self.c_attn(self.ln_1(x)).split(c, dim=2)
+        heads = [z.view(b, t, 2, c // 2).transpose(1, 2) for z in (q, k, v)]
+        y = F.scaled_dot_product_attention(*heads, is_causal=True)
+        x = x + self.c_proj(y.transpose(1, 2).reshape(b, t, c))
+        return x + self.mlp(self.ln_2(x))
+
+
+class _GPT(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.wte, self.wpe = nn.Embedding(_VOCAB, _EMBD), nn.Embedding(_BLOCK, _EMBD)
+        self.h = nn.ModuleList([_Block(), _Block()])
+        self.ln_f = nn.LayerNorm(_EMBD)
+        self.lm_head = nn.Linear(_EMBD, _VOCAB, bias=False)
+        self.wte.weight = self.lm_head.weight  # nanoGPT ties them
+
+    def forward(self, idx: torch.Tensor, targets: torch.Tensor | None = None) -> Any:
+        x = self.wte(idx) + self.wpe(torch.arange(idx.shape[1], device=idx.device))
+        for block in self.h:
+            x = block(x)
+        logits = self.lm_head(self.ln_f(x))
+        loss = None if targets is None else F.cross_entropy(logits.flatten(0, 1), targets.flatten())
+        return logits, loss
+
+
+def _batches(n: int = 4) -> list[tuple[torch.Tensor, torch.Tensor]]:
+    g = torch.Generator().manual_seed(1)
+    data = torch.randint(0, _VOCAB, (n, 4, _BLOCK + 1), generator=g)
+    return [(d[:, :-1], d[:, 1:]) for d in data]
+
+
+def _compute_loss(model: nn.Module) -> Any:
+    return lambda batch: model(batch[0], batch[1])[1]
+
+
+def _train(model: nn.Module, steps: int) -> list[torch.Tensor]:
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    for x, y in _batches(steps):
+        _, loss = model(x, y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return [p.detach().clone() for p in model.parameters()]
+
+
+# The guide's set_seed: seed 000, 实践2 可复现性 (copied as written).
+def _guide_set_seed(seed: int = 42) -> None:
+    torch.manual_seed(seed)
+    torch.cuda.manual_seed_all(seed)
+    np.random.seed(seed)
+    random.seed(seed)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+
+
+# The guide's gradient check: seed 003, DebugChecklist.check_gradients (loss from the model here,
+# as nanoGPT computes it; the rest as written).
+def _guide_check_gradients(model: nn.Module, batch: tuple[torch.Tensor, torch.Tensor]) -> str:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        model.train()
+        model.zero_grad()
+        model(*batch)[1].backward()
+        for name, param in model.named_parameters():
+            if param.grad is None:
+                print(f"   ❌ {name}: No gradient")
+            else:
+                if torch.isnan(param.grad).any():
+                    print(f"   ❌ {name}: NaN gradient")
+                if param.grad.norm().item() == 0:
+                    print(f"   ⚠️  {name}: Zero gradient")
+    model.zero_grad()
+    return out.getvalue()
+
+
+def test_set_seed_repeats_a_run_as_the_guides_does() -> None:
+    flags = (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
+    try:
+        runs = {}
+        for name, seed_fn in (("guide", _guide_set_seed), ("ours", set_seed)):
+            seed_fn(0)
+            first = _train(_GPT(), 3)
+            guide_flags = (torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark)
+            seed_fn(0)
+            second = _train(_GPT(), 3)
+            runs[name] = (
+                all(torch.equal(a, b) for a, b in zip(first, second, strict=True)),
+                guide_flags,
+            )
+        assert runs["guide"] == (True, (True, False))
+        assert runs["ours"] == runs["guide"]
+    finally:
+        torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark = flags
+
+
+@pytest.mark.parametrize("broken", ["nan-weight", "detached-block"])
+def test_gradient_problems_the_guides_check_finds_preflight_finds(broken: str) -> None:
+    torch.manual_seed(0)
+    model = _GPT()
+    if broken == "nan-weight":
+        with torch.no_grad():
+            model.h[0].c_attn.weight[0, 0] = float("nan")
+    else:  # a block whose output is cut from the graph: its parameters get no gradient
+        real = model.h[1].forward
+        model.h[1].forward = lambda x: real(x).detach()  # type: ignore[method-assign]
+    guide = _guide_check_gradients(model, _batches(1)[0])
+    assert "❌" in guide  # the guide's check sees it
+    report = preflight(model, _batches(), compute_loss=_compute_loss(model))
+    expected = {
+        "nan-weight": {"grad.nonfinite", "model.output-nonfinite"},
+        "detached-block": {"grad.none"},
+    }
+    assert expected[broken] & {f.check for f in report.findings}, report.to_text("en")
+
+
+def test_preflight_on_the_gpt_leaves_its_next_training_steps_unchanged() -> None:
+    torch.manual_seed(0)
+    model = _GPT()
+    state = {k: v.clone() for k, v in model.state_dict().items()}
+    torch.manual_seed(5)
+    without = _train(model, 3)
+    model.load_state_dict(state)
+    opt_probe = torch.optim.AdamW(model.parameters(), lr=1e-2)
+    report = preflight(
+        model, _batches(), optimizer=opt_probe, compute_loss=_compute_loss(model), overfit_steps=5
+    )
+    assert report.ok, report.to_text("en")
+    torch.manual_seed(5)
+    with_preflight = _train(model, 3)
+    assert all(torch.equal(a, b) for a, b in zip(without, with_preflight, strict=True))
+
+
+# The guide's data-quality and capacity look: seed 003, 3.1.2 debug_convergence steps 2 and 3
+# (copied as written, returning what it prints).
+def _guide_data_and_capacity(model: nn.Module, train_loader: Any) -> tuple[torch.Tensor, int]:
+    for _data, target in train_loader:
+        distribution = torch.bincount(target)
+        break
+    total_params = sum(p.numel() for p in model.parameters())
+    return distribution, total_params
+
+
+def test_a_dataset_with_95_percent_of_one_class_and_the_parameter_count() -> None:
+    from torch.utils.data import DataLoader, TensorDataset
+
+    torch.manual_seed(0)
+    y = torch.zeros(1000, dtype=torch.long)
+    y[torch.randperm(1000)[:50]] = torch.randint(1, 4, (50,))
+    loader = DataLoader(TensorDataset(torch.randn(1000, 10), y), batch_size=32, shuffle=True)
+    model = nn.Sequential(nn.Linear(10, 16), nn.ReLU(), nn.Linear(16, 4))
+    distribution, total = _guide_data_and_capacity(model, loader)
+    assert int(distribution.argmax()) == 0  # the guide prints it; a person must notice
+    report = preflight(model, loader, nn.CrossEntropyLoss())
+    [finding] = [f for f in report.findings if f.check == "data.imbalance"]
+    assert finding.values["value"] == "0"
+    assert report.context["parameters"].startswith(f"{total:,} ")
