@@ -1,6 +1,7 @@
 """preflight, overfit_one_batch and watch never crash the program they check and leave it as it
 was: float64, bfloat16 and complex models, closure optimizers (LBFGS), sparse and nested inputs,
-models without parameters, several optimizers, a DDP-wrapped model, and a model whose train()
+dict inputs with tuple and list outputs, models without parameters, several optimizers, DDP- and
+FSDP-wrapped models (gloo, one process), and a model whose train()
 override freezes a stage."""
 
 from __future__ import annotations
@@ -243,3 +244,72 @@ def test_preflight_on_lazy_modules() -> None:
     loss.backward()
     optimizer.step()
     assert torch.isfinite(loss)
+
+
+class _Containers(nn.Module):
+    """A dict in, a dict holding a tuple and a list out, as detection and HF models do."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, batch: dict[str, torch.Tensor]) -> dict[str, object]:
+        h = self.fc(batch["x"])
+        return {"logits": (h, h.detach()), "extra": [h.sum(), {"ids": batch["ids"]}]}
+
+
+def test_container_inputs_and_outputs() -> None:
+    torch.manual_seed(0)
+    model = _Containers()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    x, y = _batch()
+    batch = {"x": x, "ids": torch.arange(16)}
+    with watch(model, every=1) as w:
+        for _ in range(4):
+            out = model(batch)
+            loss = nn.functional.cross_entropy(out["logits"][0], y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    assert w.findings == [] and w.step_count == 4
+    report = preflight(
+        model, (batch, y), lambda out, t: nn.functional.cross_entropy(out["logits"][0], t), opt
+    )
+    assert "model.forward" in report.ran
+
+
+def _fsdp_worker(store: str) -> None:
+    import torch.distributed as dist
+    from torch.distributed.fsdp import FullyShardedDataParallel
+
+    dist.init_process_group("gloo", init_method=f"file://{store}", rank=0, world_size=1)
+    try:
+        torch.manual_seed(0)
+        inner = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 3))
+        # world size 1: FSDP falls back to NO_SHARD (it warns), its flat parameters and hooks stay
+        model = FullyShardedDataParallel(inner, device_id=torch.device("cpu"))
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        report = preflight(model, _batch(), nn.CrossEntropyLoss(), opt)
+        assert "model.forward" in report.ran
+        with watch(model, every=1) as w:
+            for _ in range(3):
+                x, y = _batch()
+                loss = nn.functional.cross_entropy(model(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                w.step(loss)
+        assert w.step_count == 3
+        assert w.findings == [], w.findings
+    finally:
+        dist.destroy_process_group()
+
+
+def test_fsdp_wrapped_model(tmp_path: Path) -> None:
+    import torch.distributed as dist
+
+    if not dist.is_available():
+        pytest.skip("torch.distributed is not available")
+    os.environ.pop("MASTER_ADDR", None)
+    _fsdp_worker(str(tmp_path / "store"))

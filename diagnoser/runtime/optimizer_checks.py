@@ -208,6 +208,11 @@ class OptimizerChecks:
 
     # stale gradients: called from watch's parameter hook, before the new gradient accumulates
 
+    def probing(self) -> bool:
+        """Whether a parameter waits for its next gradient to be checked (watch keeps its
+        parameter hooks on until then)."""
+        return bool(self._probe)
+
     def probed(self, p: torch.Tensor) -> bool:
         return id(p) in self._probe
 

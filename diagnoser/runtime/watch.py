@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import statistics
 import sys
 import weakref
@@ -81,6 +82,8 @@ class Watch:
         self.findings: list[Finding] = []
         self.step_count = 0  # steps finished
         self._handles: list[Any] = []
+        self._layer_handles: list[Any] = []  # hooks of the sampled steps (see _hook_layers)
+        self._statm: _Statm | None = None  # opened while attached
         self._names = {id(m): _label(name, m) for name, m in model.named_modules()}
         self._owner = {
             id(p): self._names[id(m)] for m in model.modules() for p in m.parameters(recurse=False)
@@ -118,18 +121,35 @@ class Watch:
         if self._handles:
             return self
         self._handles.append(self.model.register_forward_pre_hook(self._root_pre))
+        self._handles.append(self.model.register_forward_hook(self._forward))
+        self._optim.attach()
+        self._ranks.attach()
+        self._schedulers.attach()
+        self._hook_layers(self._full)
+        self._statm = _Statm.open()
+        return self
+
+    def _hook_layers(self, on: bool) -> None:
+        """Hooks on every layer and parameter only while they are read: on the sampled steps
+        (and while the optimizer checks wait for a gradient). A module with any forward hook
+        takes torch's slow call path and a parameter hook is a call into Python per tensor,
+        which on a GPT-sized model cost more than all the rest of watch together."""
+        if on == bool(self._layer_handles):
+            return
+        if not on:
+            for h in self._layer_handles:
+                h.remove()
+            self._layer_handles.clear()
+            return
         for module in self.model.modules():
-            if not any(True for _ in module.children()) or module is self.model:
-                self._handles.append(module.register_forward_hook(self._forward))
+            if module is not self.model and not any(True for _ in module.children()):
+                self._layer_handles.append(module.register_forward_hook(self._forward))
         for p in self.model.parameters():
             # a lazy module's parameter before its first forward refuses hooks: its gradient
             # norms are simply not read (the layers around it still are)
             if p.requires_grad and not is_lazy(p):
-                self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)], p)))
-        self._optim.attach()
-        self._ranks.attach()
-        self._schedulers.attach()
-        return self
+                hook = self._param_hook(self._owner[id(p)], p)
+                self._layer_handles.append(p.register_hook(hook))
 
     def detach(self) -> None:
         self._optim.detach()
@@ -139,9 +159,13 @@ class Watch:
         if self._pending is not None:  # the run ended before a step could locate it
             self._once("watch.nonfinite", "", self._pending)
             self._pending = None
+        self._hook_layers(False)
         for h in self._handles:
             h.remove()
         self._handles.clear()
+        if self._statm is not None:
+            self._statm.close()
+            self._statm = None
 
     def __enter__(self) -> Watch:
         return self.attach()
@@ -260,6 +284,7 @@ class Watch:
         self._forwards = 0
         self.step_count += 1
         self._full = self._sampled(self.step_count)
+        self._hook_layers(self._full or self._optim.probing())
 
     def _sampled(self, step: int) -> bool:
         """Whether every module's activations and gradients are read at this step: the first
@@ -309,9 +334,12 @@ class Watch:
         self._flags = []
         if ("watch.nonfinite", "") in self._reported:
             return
-        device = flags[0][2].device
-        finite = torch.isfinite(torch.stack([f.to(device) for _, _, f in flags])).tolist()
-        first = next((i for i, ok in enumerate(finite) if not ok), None)
+        if len(flags) == 1:  # a step between samples: the output alone, one read
+            first = None if math.isfinite(flags[0][2].item()) else 0
+        else:
+            device = flags[0][2].device
+            finite = torch.isfinite(torch.stack([f.to(device) for _, _, f in flags])).tolist()
+            first = next((i for i, ok in enumerate(finite) if not ok), None)
         if first is not None:
             module, phase, _ = flags[first]
             values = {"step": step, "phase": phase, "module": module}
@@ -388,7 +416,7 @@ class Watch:
             self._once("watch.grad-vanishing", "", finding)
 
     def _check_memory(self, step: int) -> None:
-        mb = _memory_mb(self.model)
+        mb = _memory_mb(self.model, self._statm)
         if mb is None:
             return
         self._memory.append((step, mb))
@@ -421,7 +449,7 @@ class Watch:
             parts.append(f"loss {loss:.6g}")
         if norms:
             parts.append(f"grad_norm {math.sqrt(sum(v * v for v in norms.values())):.6g}")
-        mb = _memory_mb(self.model)
+        mb = _memory_mb(self.model, self._statm)
         if mb is not None:
             parts.append(f"memory {mb:.1f} MB")
         line = f"[diagnoser:{self.label}] " + " | ".join(parts)
@@ -486,19 +514,45 @@ def _floats(value: Any) -> list[torch.Tensor]:
     return []
 
 
-def _memory_mb(model: nn.Module) -> float | None:
+def _memory_mb(model: nn.Module, statm: _Statm | None) -> float | None:
     """Allocated CUDA memory for a model on a GPU, else the process's resident set size."""
     param = next(model.parameters(), None)
     if param is not None and param.is_cuda:
         return torch.cuda.memory_allocated(param.device) / 2**20
-    try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
-    except (OSError, ValueError, IndexError):
-        return None  # no /proc (macOS, Windows): leaks on CPU are not followed there
-    import resource
+    return statm.rss_mb() if statm is not None else None
 
-    return pages * resource.getpagesize() / 2**20
+
+class _Statm:
+    """/proc/self/statm opened once and read again at each sample (opening it each time cost
+    more than the rest of a sampled step on a small model). None where there is no /proc
+    (macOS, Windows): leaks on the CPU are not followed there."""
+
+    def __init__(self, fd: int) -> None:
+        import resource
+
+        self._fd: int | None = fd
+        self._page = resource.getpagesize()
+
+    @classmethod
+    def open(cls) -> _Statm | None:
+        try:
+            return cls(os.open("/proc/self/statm", os.O_RDONLY))
+        except (OSError, ImportError):
+            return None
+
+    def rss_mb(self) -> float | None:
+        if self._fd is None:
+            return None
+        try:
+            pages = int(os.pread(self._fd, 256, 0).split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        return pages * self._page / 2**20
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 def watch(model: nn.Module, **options: Any) -> Watch:
