@@ -22,6 +22,7 @@ with requires("torch", extra="torch", feature="diagnoser.preflight"):
 from torch import nn
 from torch.nn import functional as F
 
+from .batch_checks import collapsed_output
 from .batches import Batch, call, describe, model_device, scalar_loss, take, tensors, to_device
 from .catalog import ERROR
 from .data_checks import workers_repeat_randomness
@@ -422,6 +423,10 @@ class _Run:
             self._check_one_class(targets)
         if self.kind in _ELEMENTWISE:
             self._check_target_shape(targets[0])
+            self.ran("model.batch-collapsed")
+            found = collapsed_output(self.batches[0].inputs, out, targets[0])
+            if found is not None:
+                self.report.add(found)
 
     def _check_class_range(self, targets: list[torch.Tensor]) -> None:
         if self.classes is None or any(t.is_floating_point() for t in targets):
