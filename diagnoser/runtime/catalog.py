@@ -265,6 +265,21 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "model.batch-collapsed",
+        _P,
+        "batch-collapsed",
+        ERROR,
+        ("the output keeps every sample of the batch", "输出保留了 batch 里的每个样本"),
+        (
+            "the model got {samples} samples but its output has shape {output} for a target of "
+            "shape {target}: the batch collapsed into one sample (a mean, sum or view over dim "
+            "0?), and the loss compares that one output with every target",
+            "模型收到 {samples} 个样本，输出的 shape 却是 {output}，target 是 {target}："
+            "batch 被压成了一个样本（在 dim 0 上做了 mean、sum 或 view？），"
+            "loss 会拿这一个输出去和每个 target 比",
+        ),
+    ),
+    _check(
         "model.batchnorm-batch1",
         _P,
         "batchnorm-single-sample",

@@ -25,6 +25,7 @@ from torch import nn
 from torch.nn import functional as F
 from torch.nn.parameter import is_lazy
 
+from .batch_checks import collapsed_output
 from .batches import (
     Batch,
     call,
@@ -524,6 +525,10 @@ class _Run:
             self._check_imbalance(targets)
         if self.kind in _ELEMENTWISE:
             self._check_target_shape(targets[0])
+            self.ran("model.batch-collapsed")
+            found = collapsed_output(self.batches[0].inputs, out, targets[0])
+            if found is not None:
+                self.report.add(found)
 
     def _check_class_range(self, targets: list[torch.Tensor]) -> None:
         if self.classes is None or any(t.is_floating_point() for t in targets):
