@@ -435,3 +435,35 @@ def test_a_graph_break_is_located_with_its_registry_id() -> None:
     assert site.file.startswith("torch/_dynamo/") and site.type == "Unsupported"
     gb, _, url = site.graph_break.partition(" ")
     assert gb.startswith("GB") and url.endswith(f"gb{gb[2:]}.html")
+
+
+def _located_posts() -> list[dict[str, str]]:
+    import yaml
+
+    posts = yaml.safe_load((DATA / "real" / "source_posts.yaml").read_text(encoding="utf-8"))
+    return [p for p in posts if p["verdict"] in ("correct", "correct-among-shown")]
+
+
+@pytest.mark.parametrize("post", _located_posts(), ids=lambda p: p["id"])
+def test_real_posts_stay_located(post: dict[str, str]) -> None:
+    """Real posts no family explains, whose raise site was checked by hand in PyTorch's sources:
+    the tier keeps pointing at it (first when it was first)."""
+    report = diagnose(post["text"], lang="en")
+    assert report["matches"] == []
+    source = report["source"]
+    assert source is not None
+    files = [site["file"] for site in source["sites"]]
+    if post["verdict"] == "correct":
+        assert files[0] == post["site_file"]
+    else:
+        assert post["site_file"] in files
+
+
+def test_an_older_runtime_error_finds_the_typed_check() -> None:
+    """torch < 1.5 raised TORCH_CHECK_INDEX's select() check as RuntimeError (a real post of
+    torch 1.0); the same words as IndexError are the site, never a Python raise of that class."""
+    message = "select(): index 14 out of range for tensor of size [14, 64, 300] at dimension 0"
+    old = source_tier.locate(message, "RuntimeError")
+    assert old is not None
+    assert all(not s.file.endswith(".py") for s in old.sites)
+    assert old.sites[0].function.startswith("select")

@@ -305,6 +305,14 @@ def _rank(s: Site) -> tuple[bool, bool, bool, str, int]:
     return (s.current is False, special, not s.op, s.file, s.line)
 
 
+# the classes the typed C++ checks (TORCH_CHECK_INDEX, _VALUE, _TYPE, _NOT_IMPLEMENTED) raise
+_RETYPED = frozenset(["IndexError", "ValueError", "TypeError", "NotImplementedError"])
+
+
+def _in_python(index: _Index, rec: list[str]) -> bool:
+    return index.text(rec[_FIELDS.index("file")]).endswith(".py")
+
+
 def _foreign(exc_type: str | None) -> bool:
     """A class Python prints with its module (numpy.exceptions.AxisError, cv2.error) that is not
     torch's: another library raised it, whatever its words."""
@@ -335,7 +343,12 @@ def locate(
         return None
     wanted = (exc_type or "").rsplit(".", 1)[-1]
     if wanted in _BUILTIN:  # Python's own class: a site that raises another cannot be it
-        hits = [h for h in hits if h[0][1] == wanted or h[0][1] not in _BUILTIN]
+        same = [h for h in hits if h[0][1] == wanted or h[0][1] not in _BUILTIN]
+        if not same and wanted == "RuntimeError":
+            # before torch 1.5 every C++ check raised RuntimeError: a TORCH_CHECK_INDEX (IndexError
+            # today) printed by an older release still names its site
+            same = [h for h in hits if h[0][1] in _RETYPED and not _in_python(index, h[0])]
+        hits = same
     else:
         hits = [h for h in hits if h[0][1] == wanted] or hits
     if not hits:
