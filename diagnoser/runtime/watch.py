@@ -32,6 +32,7 @@ from torch import nn
 from torch.nn.parameter import is_lazy
 
 from ..speak.i18n import default_lang
+from . import breaks
 from .findings import Finding, TrainingFindingError, summary
 from .mode_checks import dropout_training_at_eval, dropouts
 from .optimizer_checks import OptimizerChecks
@@ -60,6 +61,8 @@ class Watch:
         leak_min_mb: float = 100.0,
         label: str | None = None,
         on_finding: str | Callable[[Finding], Any] = "warn",
+        break_on: Any = None,
+        break_on_action: str = "raise",
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -69,8 +72,14 @@ class Watch:
             raise ValueError(
                 f'on_finding must be "warn", "raise", "quiet" or a callable, not {on_finding!r}'
             )
+        if break_on_action not in ("raise", "pdb"):
+            raise ValueError(f'break_on_action must be "raise" or "pdb", not {break_on_action!r}')
         self.model = model
         self.on_finding = on_finding
+        self._break = breaks.condition(break_on) if break_on is not None else None
+        self._break_action = break_on_action
+        self._norm_each_step = breaks.needs_grad_norm(break_on)
+        self._batch: tuple[Any, Any] = (None, None)  # (indices, sample losses) given to step()
         # Which model a log line is about: two watches in one run (a GAN's generator and
         # discriminator) print into one log, and `diagnoser` keeps their series apart by it.
         self.label = " ".join((label or type(model).__name__).replace("]", ")").split())
@@ -209,7 +218,7 @@ class Watch:
             p = ref()
             if p is not None and self._optim.probed(p):
                 self._optim.check_stale(p)  # before this gradient is added to .grad
-            if not self._full:
+            if not self._full and not self._norm_each_step:
                 return
             norm = _norm(grad)
             if norm is not None:
@@ -220,25 +229,37 @@ class Watch:
 
     # steps ------------------------------------------------------------------------------------
 
-    def step(self, loss: Any = None) -> None:
-        """Mark the end of a training step; give the loss to follow its spikes."""
+    def step(self, loss: Any = None, *, indices: Any = None, sample_losses: Any = None) -> None:
+        """Mark the end of a training step; give the loss to follow its spikes. A loss with one
+        value per sample (reduction="none") is followed as its mean, and, like `sample_losses`
+        and the batch's `indices`, names the worst samples when break_on stops the run."""
         self._explicit = True
+        if isinstance(loss, torch.Tensor) and loss.numel() > 1:
+            per_sample = loss.detach().float()
+            sample_losses = per_sample.flatten(1).mean(1) if per_sample.dim() > 1 else per_sample
+            loss = per_sample.mean()
         if loss is not None:
             self._last_loss = (
                 float(loss.detach()) if isinstance(loss, torch.Tensor) else float(loss)
             )
+        if isinstance(indices, torch.Tensor):
+            indices = indices.tolist()
+        if isinstance(sample_losses, torch.Tensor):
+            sample_losses = sample_losses.detach().float().flatten().tolist()
+        self._batch = (indices, sample_losses)
         self._end_step()
 
     def _end_step(self) -> None:
         if not (self._flags or self._norms or self._last_loss is not None or self._forwards):
             return
         step = self.step_count
-        self._check_nonfinite(step)
+        nonfinite = self._check_nonfinite(step)
         layer_norms = self._layer_norms()
         loss = self._last_loss
         self._last_loss = None
         if loss is not None:
             self._check_loss(step, loss)
+            nonfinite = nonfinite or not math.isfinite(loss)
         if step % self.every == 0:
             self._check_flow(step, layer_norms)
             self._check_memory(step)
@@ -252,6 +273,26 @@ class Watch:
         self._forwards = 0
         self.step_count += 1
         self._full = self._sampled(self.step_count)
+        if self._break is not None:
+            self._check_break(step, loss, layer_norms, nonfinite)
+
+    def _check_break(
+        self, step: int, loss: float | None, norms: dict[str, float], nonfinite: bool
+    ) -> None:
+        indices, sample_losses = self._batch
+        self._batch = (None, None)
+        total = math.sqrt(sum(v * v for v in norms.values())) if norms else None
+        info = breaks.StepInfo(step, loss, total, nonfinite, indices, sample_losses)
+        reason = self._break(info) if self._break is not None else None
+        if reason is None:
+            return
+        finding = breaks.finding(info, reason)
+        self.findings.append(finding)
+        if self._break_action == "pdb":
+            print(f"[diagnoser:{self.label}] {finding.line(default_lang())}", file=sys.stderr)
+            if not breaks.post_mortem(_user_frame()):
+                return  # the user continued the run from the debugger
+        raise TrainingFindingError(finding)
 
     def _sampled(self, step: int) -> bool:
         """Whether every module's activations and gradients are read at this step: the first
@@ -294,13 +335,15 @@ class Watch:
             line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
             print(line, file=sys.stderr, flush=True)
 
-    def _check_nonfinite(self, step: int) -> None:
+    def _check_nonfinite(self, step: int) -> bool:
+        """Whether an activation or gradient read this step is NaN/inf (after the first one is
+        reported, only a break_on condition still needs to know)."""
         if not self._flags:
-            return
+            return False
         flags = self._flags
         self._flags = []
-        if ("watch.nonfinite", "") in self._reported:
-            return
+        if ("watch.nonfinite", "") in self._reported and self._break is None:
+            return False
         device = flags[0][2].device
         finite = torch.isfinite(torch.stack([f.to(device) for _, _, f in flags])).tolist()
         first = next((i for i, ok in enumerate(finite) if not ok), None)
@@ -308,6 +351,7 @@ class Watch:
             module, phase, _ = flags[first]
             values = {"step": step, "phase": phase, "module": module}
             self._nonfinite(Finding("watch.nonfinite", values, location=module))
+        return first is not None
 
     def _nonfinite(self, finding: Finding) -> None:
         """Reported at once on a sampled step; on a step between samples, kept until the next
@@ -420,6 +464,18 @@ class Watch:
         print(line, file=self.log_file or sys.stderr, flush=True)
 
 
+def _user_frame() -> Any:
+    """The frame of the user's code that called into watch (its step(), or the model's forward
+    for a loop that never calls it): where the debugger opens."""
+    frame = sys._getframe(1)
+    here = __name__.rpartition(".")[0]  # diagnoser.runtime
+    while frame.f_back is not None and (
+        frame.f_globals.get("__name__", "").startswith((here, "torch."))
+    ):
+        frame = frame.f_back
+    return frame
+
+
 def _total(t: torch.Tensor) -> torch.Tensor:
     """One read of the tensor, no sync, as a float32 scalar that is nan or inf exactly when an
     element is (a finite float32 sum overflows only past 3e38; half precision is summed in
@@ -501,7 +557,10 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     log_file (default stderr), label (names the model in those lines; default its class name:
     two watched models in one log are read apart), spike_factor, leak_min_mb, on_finding ("warn":
     one line on stderr as soon as a kind of finding first appears, the default; "raise": stop the
-    run with a TrainingFindingError; "quiet"; or a callable that gets each Finding). Optimizers
+    run with a TrainingFindingError; "quiet"; or a callable that gets each Finding), break_on
+    ("nan", {"loss_above": 10.0, "grad_norm_above": 1e3, "nan": True} or a callable(StepInfo)
+    -> bool: stop at the step it holds; see breaks.py) with break_on_action ("raise" a
+    TrainingFindingError, the default, or "pdb": the debugger at your frame). Optimizers
     holding the model's parameters are watched through torch's optimizer step hooks. After the
     run, `w.findings` holds what it saw."""
     return Watch(model, **options)
