@@ -406,6 +406,11 @@ def _what_to_read(words: list[str]) -> tuple[str, str]:
     if words == ["-"]:
         return "stdin", name
     if os.path.isdir(name):
+        from .runtime.export import CSV_NAME  # imports nothing heavy
+
+        exported = os.path.join(name, CSV_NAME)
+        if os.path.isfile(exported):  # a run watch(export=...) wrote: read as its training log
+            return "file", exported
         return "usage", f"{name} is a directory; to diagnose every log in it: {_triage([name])}"
     if os.path.exists(name):
         return "file", name

@@ -78,18 +78,12 @@ def trace(
     models), a tuple or list as positional arguments, anything else as the one argument.
     Returns the table as data (`Trace.rows`); `file=None` prints nothing. The model's mode,
     parameters, buffers and the random state are what they were before."""
-    rows: list[LayerRow] = []
-    owner: dict[int, str] = {}
-    for name, module in model.named_modules():
-        for p in module.parameters(recurse=False):
-            owner.setdefault(id(p), name)
+    recorder = Recorder(model)
     handles = []
-    names = {id(m): n for n, m in model.named_modules()}
-    for name, module in model.named_modules():
+    for module in model.modules():
         leaf = not any(True for _ in module.children())
         if leaf or module is model or any(True for _ in module.parameters(recurse=False)):
-            hook = _row_hook(rows, "(output)" if module is model else name, owner, names)
-            handles.append(module.register_forward_hook(hook))
+            handles.append(module.register_forward_hook(recorder.hook))
     saved = _Saved(model)
     try:
         with torch.no_grad():
@@ -103,12 +97,7 @@ def trace(
         for h in handles:
             h.remove()
         saved.restore()
-    unique = {id(p): p for p in model.parameters()}.values()
-    result = Trace(
-        tuple(rows),
-        sum(p.numel() for p in unique),
-        sum(p.numel() for p in unique if p.requires_grad),
-    )
+    result, _ = recorder.take()
     if file is not None:
         print(result.table(lang), file=file, flush=True)
     return result
@@ -131,28 +120,65 @@ class _Saved:
                 b.copy_(value)
 
 
-def _row_hook(rows: list[LayerRow], name: str, owner: dict[int, str], names: dict[int, str]) -> Any:
-    def hook(module: nn.Module, args: Any, output: Any) -> None:
+class Recorder:
+    """A row per layer output it is shown, for trace() and for watch(stats=True) at its sampled
+    steps. `samples` keeps up to 4096 values of each output (for TensorBoard's histograms)."""
+
+    def __init__(self, model: nn.Module, samples: bool = False) -> None:
+        self.model = model
+        self.rows: list[LayerRow] = []
+        self.samples: list[torch.Tensor | None] = []
+        self._keep = samples
+        self._names = {id(m): n for n, m in model.named_modules()}
+        self._owner: dict[int, str] = {}  # a parameter's first module (weight tying)
+        for name, module in model.named_modules():
+            for p in module.parameters(recurse=False):
+                self._owner.setdefault(id(p), name)
+
+    def hook(self, module: nn.Module, args: Any, output: Any) -> None:
         tensors = _tensors(output)
         first = next((t for t in tensors if t.is_floating_point() or t.is_complex()), None)
         main = first if first is not None else (tensors[0] if tensors else None)
-        own = [p for p in module.parameters(recurse=False)]
-        mine = names.get(id(module), name)
-        tied = next((owner[id(p)] for p in own if owner[id(p)] != mine), None)
-        rows.append(
+        own = list(module.parameters(recurse=False))
+        mine = self._names.get(id(module), "")
+        owners = [self._owner.get(id(p), mine) for p in own]
+        self.rows.append(
             LayerRow(
-                name=name,
+                name="(output)" if module is self.model else mine,
                 kind=type(module).__name__,
                 shapes=tuple(tuple(t.shape) for t in tensors),
                 dtype=str(main.dtype).removeprefix("torch.") if main is not None else "",
                 device=str(main.device) if main is not None else "",
                 stats=_stats(first) if first is not None else None,
-                params=sum(p.numel() for p in own if owner[id(p)] == mine),
-                tied_to=tied,
+                params=sum(p.numel() for p, o in zip(own, owners, strict=True) if o == mine),
+                tied_to=next((o for o in owners if o != mine), None),
             )
         )
+        if self._keep:
+            self.samples.append(_sample(first) if first is not None else None)
 
-    return hook
+    def take(self) -> tuple[Trace, list[torch.Tensor | None]]:
+        """The rows so far as a Trace, and their samples; the recorder starts again empty."""
+        unique = {id(p): p for p in self.model.parameters()}.values()
+        result = Trace(
+            tuple(self.rows),
+            sum(p.numel() for p in unique),
+            sum(p.numel() for p in unique if p.requires_grad),
+        )
+        samples = self.samples
+        self.rows, self.samples = [], []
+        return result, samples
+
+
+def _sample(t: torch.Tensor, size: int = 4096) -> torch.Tensor | None:
+    try:
+        x = t.detach().flatten()
+        if x.is_complex():
+            x = x.abs()
+        step = max(1, x.numel() // size)
+        return x[::step][:size].float().cpu()
+    except (RuntimeError, NotImplementedError, TypeError):
+        return None
 
 
 def _stats(t: torch.Tensor) -> LayerStats | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import statistics
 import sys
 import weakref
@@ -33,11 +34,13 @@ from torch.nn.parameter import is_lazy
 
 from ..speak.i18n import default_lang
 from . import breaks
+from .export import Exporter
 from .findings import Finding, TrainingFindingError, summary
 from .mode_checks import dropout_training_at_eval, dropouts
 from .optimizer_checks import OptimizerChecks
 from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
 from .precision_checks import autocast_not_applied
+from .trace import Recorder, Trace
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
@@ -63,6 +66,8 @@ class Watch:
         on_finding: str | Callable[[Finding], Any] = "warn",
         break_on: Any = None,
         break_on_action: str = "raise",
+        stats: bool = False,
+        export: str | os.PathLike[str] | None = None,
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -80,6 +85,11 @@ class Watch:
         self._break_action = break_on_action
         self._norm_each_step = breaks.needs_grad_norm(break_on)
         self._batch: tuple[Any, Any] = (None, None)  # (indices, sample losses) given to step()
+        self._exporter = Exporter(export) if export is not None else None
+        keep = self._exporter is not None and self._exporter.histograms
+        self._recorder = Recorder(model, samples=keep) if stats else None
+        self.layer_stats: Trace | None = None  # the last sampled step's, with stats=True
+        self._exported = 0  # findings already written to the export
         # Which model a log line is about: two watches in one run (a GAN's generator and
         # discriminator) print into one log, and `diagnoser` keeps their series apart by it.
         self.label = " ".join((label or type(model).__name__).replace("]", ")").split())
@@ -132,6 +142,8 @@ class Watch:
             if p.requires_grad and not is_lazy(p):
                 self._handles.append(p.register_hook(self._param_hook(self._owner[id(p)], p)))
         self._optim.attach()
+        if self._exporter is not None:
+            self._exporter.follow_lr({id(p) for p in self.model.parameters()})
         return self
 
     def detach(self) -> None:
@@ -143,6 +155,8 @@ class Watch:
         for h in self._handles:
             h.remove()
         self._handles.clear()
+        if self._exporter is not None:
+            self._exporter.close()
 
     def __enter__(self) -> Watch:
         return self.attach()
@@ -183,6 +197,9 @@ class Watch:
         if not self._full and module is not self.model:
             return  # a step between samples: only the model's output is read
         name = self._names.get(id(module), type(module).__name__)
+        recording = self._recorder is not None and self._full and self.model.training
+        if recording and torch.is_grad_enabled() and self._recorder is not None:
+            self._recorder.hook(module, args, output)  # stats=True: a training step's activations
         for t in _floats(output):
             self._flag(name, _FORWARD, t)
         if isinstance(module, AUTOCAST_ELIGIBLE) and "watch.autocast-off" not in self._kinds:
@@ -273,21 +290,37 @@ class Watch:
         self._forwards = 0
         self.step_count += 1
         self._full = self._sampled(self.step_count)
-        if self._break is not None:
-            self._check_break(step, loss, layer_norms, nonfinite)
+        total = math.sqrt(sum(v * v for v in layer_norms.values())) if layer_norms else None
+        stop = self._check_break(step, loss, total, nonfinite)
+        layers = self._recorder.take() if self._recorder is not None else None
+        if layers is not None and layers[0].rows:
+            self.layer_stats = layers[0]
+        if self._exporter is not None:
+            found = [f.check for f in self.findings[self._exported :]]
+            self._exported = len(self.findings)
+            rows = layers if layers is not None and layers[0].rows else None
+            self._exporter.step(step, loss, total, found, rows)
+        if stop is not None:
+            self._stop(stop)
 
     def _check_break(
-        self, step: int, loss: float | None, norms: dict[str, float], nonfinite: bool
-    ) -> None:
+        self, step: int, loss: float | None, grad_norm: float | None, nonfinite: bool
+    ) -> Finding | None:
         indices, sample_losses = self._batch
         self._batch = (None, None)
-        total = math.sqrt(sum(v * v for v in norms.values())) if norms else None
-        info = breaks.StepInfo(step, loss, total, nonfinite, indices, sample_losses)
-        reason = self._break(info) if self._break is not None else None
+        if self._break is None:
+            return None
+        info = breaks.StepInfo(step, loss, grad_norm, nonfinite, indices, sample_losses)
+        reason = self._break(info)
         if reason is None:
-            return
+            return None
         finding = breaks.finding(info, reason)
         self.findings.append(finding)
+        return finding
+
+    def _stop(self, finding: Finding) -> None:
+        if self._exporter is not None:
+            self._exporter.flush()  # the rows up to the bad step, whatever the user does next
         if self._break_action == "pdb":
             print(f"[diagnoser:{self.label}] {finding.line(default_lang())}", file=sys.stderr)
             if not breaks.post_mortem(_user_frame()):

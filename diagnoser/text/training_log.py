@@ -176,7 +176,12 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     # Every gradient line says "grad": most texts (tracebacks) never do, and skip three regexes.
     gradients = "grad" in text.lower()
     steps: dict[str, int] = {}  # each watched model's last step (_watched_model)
-    for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
+    lines = text.split("\n")[:max_lines]
+    csv_header = _csv_header(lines[0]) if lines else None
+    if csv_header is not None:
+        _read_csv(lines, csv_header, log)
+        return log
+    for lineno, line in enumerate(lines, start=1):
         if gradients and _read_gradient(line, log):
             continue
         if not log.batchnorm and "BatchNorm" in line and _BATCHNORM.search(line):
@@ -199,6 +204,35 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         if header is None:
             _read_line(line, lineno, log)
     return log
+
+
+_CSV_NAME = compile_cached(r"^[A-Za-z][\w./ -]{0,40}$")
+
+
+def _csv_header(line: str) -> list[Column] | None:
+    """The columns of a CSV file's first line, when it is one (`step,loss,grad_norm,lr` as
+    watch(export=...) writes it, `epoch,step,train_loss,val_loss` as Lightning's CSVLogger
+    does): names only, separated by commas, at least one of them a metric."""
+    cells = [c.strip().strip('"') for c in line.strip().split(",")]
+    if len(cells) < 2 or not all(_CSV_NAME.match(c) for c in cells):
+        return None
+    return _table_header(cells)
+
+
+def _read_csv(lines: list[str], header: list[Column], log: TrainingLog) -> None:
+    """A CSV's rows: a cell is read where its column is a metric and it holds a number; an
+    empty cell is a value not logged at that step (not a zero)."""
+    for lineno, line in enumerate(lines[1:], start=2):
+        cells = [c.strip().strip('"') for c in line.split(",")]
+        if len(cells) != len(header):
+            continue
+        kept = [
+            (c, col)
+            for c, col in zip(cells, header, strict=True)
+            if col[0] is not None and c and _CELL_NUMBER.match(c)
+        ]
+        if kept and any(col[0] not in ("epoch", "step") for _, col in kept):
+            _read_row([c for c, _ in kept], [col for _, col in kept], lineno, log)
 
 
 def _read_gradient(line: str, log: TrainingLog) -> bool:
