@@ -24,7 +24,7 @@ SIGNALS: dict[str, set[str]] = {
     "grad-explodes": {"first", "first_at", "peak", "peak_at", "nonfinite_at"},
     "grad-none": {"count", "params", "with_grad"},
     "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},
-    "data-bound": {"pct", "gpu_util", "n"},
+    "data-bound": {"pct", "gpu_util", "n", "loader_ms", "workers", "best_workers", "best_ms"},
     "oscillates": {"n", "low", "high", "from_at", "to_at"},
     "underfit": {"loss_first", "loss_last", "acc", "at", "val_acc"},
     "grad-vanishes": {"first_param", "first_norm", "last_param", "last_norm", "ratio"},

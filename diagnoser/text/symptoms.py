@@ -214,7 +214,34 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+# Founding guide 001's benchmark_dataloader: a loader that takes over 100 ms a batch on its own
+# is worth more workers.
+_SLOW_LOADER_MS = 100.0
+
+
+def _slow_loader(log: TrainingLog) -> Finding | None:
+    """The DataLoader timed alone: slow at the fewest workers tried, and (when several were
+    tried) how fast the best setting was."""
+    timed = [(w, ms) for w, ms in log.loader_ms if math.isfinite(ms)]
+    if not timed:
+        return None
+    workers, ms = min(timed, key=lambda t: -1 if t[0] is None else t[0])
+    if ms < _SLOW_LOADER_MS:
+        return None
+    values = {"loader_ms": f"{ms:.0f}"}
+    best_workers, best_ms = min(timed, key=lambda t: t[1])
+    if workers is not None and best_workers is not None and best_workers != workers:
+        values |= {
+            "workers": str(workers),
+            "best_workers": str(best_workers),
+            "best_ms": f"{best_ms:.0f}",
+        }
+    return Finding("data-bound", 85, values)
+
+
 def _data_bound(log: TrainingLog) -> Finding | None:
+    if log.loader_ms:
+        return _slow_loader(log)
     util = finite(log.series.get("gpu_util", []))
     if util:
         # nvidia-smi: a GPU that holds a model but computes little (or in bursts) waits for data

@@ -136,10 +136,15 @@ class TrainingLog:
     # The lines of each model `diagnoser.watch` labelled (`[diagnoser:Generator] step 3 | ...`),
     # read apart: two models' losses in one log are two series, not one that jumps between them.
     models: dict[str, TrainingLog] = field(default_factory=dict)
+    # A DataLoader timed alone (founding guide 001's benchmark_dataloader): (num_workers, or
+    # None when not printed; milliseconds per batch).
+    loader_ms: list[tuple[int | None, float]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         """Something the detectors read: a series, parameters without or with gradients."""
-        return bool(self.series or self.grad_none or self.param_grads or self.models)
+        return bool(
+            self.series or self.grad_none or self.param_grads or self.models or self.loader_ms
+        )
 
 
 def _watched_model(log: TrainingLog, label: str, rest: str, steps: dict[str, int]) -> TrainingLog:
@@ -181,8 +186,16 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     if csv_header is not None:
         _read_csv(lines, csv_header, log)
         return log
+    workers: int | None = None  # the num_workers a loader benchmark's lines are about
     for lineno, line in enumerate(lines, start=1):
         if gradients and _read_gradient(line, log):
+            continue
+        if "num_workers" in line and (named := _BENCH_WORKERS.match(line)):
+            workers = int(named.group(1))
+            continue
+        if ("批次" in line or "per batch" in line) and (timed := _BENCH_PER_BATCH.match(line)):
+            ms = _number(timed.group("value")) * (1000 if timed.group("unit") == "s" else 1)
+            log.loader_ms.append((workers, ms))
             continue
         if not log.batchnorm and "BatchNorm" in line and _BATCHNORM.search(line):
             log.batchnorm = True
@@ -206,6 +219,16 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     return log
 
 
+# The founding guide 001's benchmark_dataloader prints, for each num_workers it tries:
+#   num_workers=2:
+#   加载 100 批次用时: 6.20s
+#   每批次: 62.00ms
+_BENCH_WORKERS = compile_cached(r"^\s*num_workers\s*=\s*(\d+)\s*[:：]?\s*$")
+_BENCH_PER_BATCH = compile_cached(
+    rf"^\s*(?:每批次|每个批次|time per batch|per batch)\s*[:：]\s*"
+    rf"(?P<value>{_NUM})\s*(?P<unit>ms|s)\s*$",
+    re.IGNORECASE,
+)
 _CSV_NAME = compile_cached(r"^[A-Za-z][\w./ -]{0,40}$")
 
 
