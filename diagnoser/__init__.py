@@ -26,6 +26,7 @@ _EXPORTS = {
     "Where": "speak.report",
     "preflight": "runtime.preflight",
     "watch": "runtime.watch",
+    "trace": "runtime.trace",
     "TrainingFindingError": "runtime.findings",  # what watch(on_finding="raise") raises
     "set_seed": "runtime.helpers",
     "lr_find": "runtime.helpers",
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from .runtime.hf_callback import DiagnoserTrainerCallback as DiagnoserTrainerCallback
     from .runtime.lightning_callback import DiagnoserCallback as DiagnoserCallback
     from .runtime.preflight import preflight as preflight
+    from .runtime.trace import trace as trace
     from .runtime.watch import watch as watch
     from .speak.report import ErrorReport as ErrorReport
     from .speak.report import MatchReport as MatchReport

@@ -162,6 +162,11 @@ def build_command_parser(command: str) -> argparse.ArgumentParser:
         parser.add_argument("id")
         parser.add_argument("--fixed", action="store_true", help="run the fixed code instead")
     elif command == "run":
+        parser.add_argument(
+            "--pdb",
+            action="store_true",
+            help="after a crash is explained, open the debugger (pdb) where it was raised",
+        )
         parser.add_argument("script")
         parser.add_argument("args", nargs=argparse.REMAINDER)
         fmt = parser.add_mutually_exclusive_group()
@@ -401,6 +406,11 @@ def _what_to_read(words: list[str]) -> tuple[str, str]:
     if words == ["-"]:
         return "stdin", name
     if os.path.isdir(name):
+        from .runtime.export import CSV_NAME  # imports nothing heavy
+
+        exported = os.path.join(name, CSV_NAME)
+        if os.path.isfile(exported):  # a run watch(export=...) wrote: read as its training log
+            return "file", exported
         return "usage", f"{name} is a directory; to diagnose every log in it: {_triage([name])}"
     if os.path.exists(name):
         return "file", name
@@ -474,7 +484,7 @@ def _command(command: str, args: argparse.Namespace) -> int:
     if command == "run":  # the script's own errors come first; the index is loaded on failure
         from .live.run import run
 
-        return run(args.script, args.args, lang=args.lang, fmt=args.format)
+        return run(args.script, args.args, lang=args.lang, fmt=args.format, debug=args.pdb)
     if command == "env":
         from .live.env import command as env_command
 

@@ -206,3 +206,49 @@ def test_a_script_that_replaces_the_hook_still_gets_the_explanation(tmp_path: Pa
     assert result.stderr.index("[unpack-mismatch, 100]") > rich_box
     disabled = cli("run", str(script), env={"DIAGNOSER_DISABLE": "1"})
     assert disabled.returncode == 1 and "unpack-mismatch" not in disabled.stderr
+
+
+def _run_pdb(script: Path, commands: str) -> str:
+    """`diagnoser run --pdb`, the debugger's commands on stdin; stdout and stderr in one stream,
+    in the order they were written."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "NO_COLOR": "1", "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "diagnoser", "run", "--pdb", str(script)],
+        input=commands,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    return done.stdout
+
+
+def test_pdb_opens_after_the_diagnosis_in_the_failing_frame(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import torch\nfrom torch import nn\n\n"
+        "def main():\n    model = nn.Linear(8, 2)\n    batch = torch.ones(3, 5)\n"
+        "    return model(batch)\n\nmain()\n"
+    )
+    out = _run_pdb(script, "p ('here', batch.shape)\ndown 99\np ('in', input.shape)\nq\n")
+    explained = out.index("mat1 and mat2 shapes cannot be multiplied")
+    prompt = out.index("(Pdb)")
+    assert explained < prompt  # the diagnosis first, then the debugger
+    # torch raised in Linear.forward, below the script's frame: the debugger opens in the
+    # script's main(), and `down` reaches the layer torch raised in
+    assert "('here', torch.Size([3, 5]))" in out
+    assert "('in', torch.Size([3, 5]))" in out
+
+
+def test_without_pdb_no_debugger_opens(tmp_path: Path) -> None:
+    script = tmp_path / "train.py"
+    script.write_text("def main():\n    hidden = 7\n    return {}['k']\n\nmain()\n")
+    result = cli("run", str(script), stdin="p hidden\n")
+    assert result.returncode == 1 and "(Pdb)" not in result.stdout + result.stderr
+    out = _run_pdb(script, "p ('hidden', hidden)\nq\n")
+    assert "('hidden', 7)" in out

@@ -79,3 +79,14 @@ def test_the_pre_filter_changes_nothing_read_from_any_line(lines: list[list[str]
     text = "\n".join("".join(line) for line in lines)
     with pytest.MonkeyPatch.context() as monkeypatch:
         assert repr(read(text)) == _read_without_pre_filter(text, monkeypatch)
+
+
+def test_a_csv_log_reads_by_its_header_and_empty_cells_are_not_zeros() -> None:
+    from diagnoser.text.training_log import read
+
+    # the shape of Lightning's CSVLogger metrics.csv and of watch(export=...)'s watch.csv
+    text = "epoch,step,train_loss,val_loss\n0,0,2.31,\n0,1,2.2,\n0,1,,2.25\n1,2,nan,\n"
+    log = read(text)
+    assert [(p.value, p.step) for p in log.series["loss"]][:2] == [(2.31, 0), (2.2, 1)]
+    assert str(log.series["loss"][2].value) == "nan"
+    assert [p.value for p in log.series["val_loss"]] == [2.25]

@@ -13,7 +13,9 @@ import os
 import runpy
 import sys
 from types import TracebackType
+from typing import Any
 
+from .capture import _is_user
 from .hook import disabled, explain, install, installed
 
 EXIT_USAGE = 2
@@ -28,6 +30,27 @@ def _from_script(tb: TracebackType | None, path: str) -> TracebackType | None:
     return tb
 
 
+def _post_mortem(tb: TracebackType) -> None:
+    """pdb at the innermost frame of the user's code, where the variables they wrote are: an
+    error torch raises surfaces in torch's frames (Linear.forward, _call_impl), which `down`
+    still reaches."""
+    import pdb
+
+    class _AtUserFrame(pdb.Pdb):
+        def setup(self, f: Any, t: Any) -> Any:
+            done = super().setup(f, t)
+            user = [i for i, (fr, _) in enumerate(self.stack) if _is_user(fr.f_code.co_filename)]
+            if user:
+                self.curindex = user[-1]
+                self.curframe = self.stack[self.curindex][0]
+                self.curframe_locals = self.curframe.f_locals
+            return done
+
+    debugger = _AtUserFrame()
+    debugger.reset()
+    debugger.interaction(None, tb)
+
+
 def _exit_code(e: SystemExit) -> int:
     if e.code is None:
         return 0
@@ -37,7 +60,16 @@ def _exit_code(e: SystemExit) -> int:
     return 1
 
 
-def run(script: str, args: list[str], *, lang: str | None = None, fmt: str = "text") -> int:
+def run(
+    script: str,
+    args: list[str],
+    *,
+    lang: str | None = None,
+    fmt: str = "text",
+    debug: bool = False,
+) -> int:
+    """Run the script; `debug` (`--pdb`): after a crash and its diagnosis, pdb's post-mortem at
+    the frame that raised, the script's variables still alive."""
     path = os.path.abspath(script)
     if not os.path.isfile(path):
         print(f"diagnoser run: cannot open {script!r}: no such file", file=sys.stderr)
@@ -57,6 +89,10 @@ def run(script: str, args: list[str], *, lang: str | None = None, fmt: str = "te
         sys.excepthook(type(e), e.with_traceback(tb), tb)
         if not installed() and not disabled():
             explain(e, lang=lang, fmt=fmt)
+        if debug and tb is not None and not isinstance(e, KeyboardInterrupt):
+            sys.stdout.flush()
+            sys.stderr.flush()
+            _post_mortem(tb)
         return EXIT_INTERRUPTED if isinstance(e, KeyboardInterrupt) else 1
     finally:
         sys.stdout.flush()

@@ -718,6 +718,17 @@ CHECKS: tuple[Check, ...] = (
             "比如写了 `total += loss` 而不是 `loss.item()`",
         ),
     ),
+    _check(
+        "watch.break",
+        _W,
+        None,  # the finding names the entry of what broke (breaks.finding)
+        ERROR,
+        ("no break_on condition held", "break_on 条件一次也没有触发"),
+        (
+            "stopped at step {step}: {condition}{samples}",
+            "在第 {step} 步停下：{condition}{samples}",
+        ),
+    ),
 )
 
 BY_ID: dict[str, Check] = {c.id: c for c in CHECKS}

@@ -33,6 +33,8 @@ from torch import nn
 from torch.nn.parameter import is_lazy
 
 from ..speak.i18n import default_lang
+from . import breaks
+from .export import Exporter
 from .findings import Finding, TrainingFindingError, summary
 from .mode_checks import dropout_training_at_eval, dropouts
 from .optimizer_checks import OptimizerChecks
@@ -40,6 +42,7 @@ from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
 from .precision_checks import autocast_not_applied
 from .rank_checks import RankChecks
 from .scheduler_checks import SchedulerChecks
+from .trace import Recorder, Trace
 
 _FORWARD = {"en": "forward", "zh": "前向"}
 _BACKWARD = {"en": "backward", "zh": "反向"}
@@ -63,6 +66,10 @@ class Watch:
         leak_min_mb: float = 100.0,
         label: str | None = None,
         on_finding: str | Callable[[Finding], Any] = "warn",
+        break_on: Any = None,
+        break_on_action: str = "raise",
+        stats: bool = False,
+        export: str | os.PathLike[str] | None = None,
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -72,8 +79,19 @@ class Watch:
             raise ValueError(
                 f'on_finding must be "warn", "raise", "quiet" or a callable, not {on_finding!r}'
             )
+        if break_on_action not in ("raise", "pdb"):
+            raise ValueError(f'break_on_action must be "raise" or "pdb", not {break_on_action!r}')
         self.model = model
         self.on_finding = on_finding
+        self._break = breaks.condition(break_on) if break_on is not None else None
+        self._break_action = break_on_action
+        self._norm_each_step = breaks.needs_grad_norm(break_on)
+        self._batch: tuple[Any, Any] = (None, None)  # (indices, sample losses) given to step()
+        self._exporter = Exporter(export) if export is not None else None
+        keep = self._exporter is not None and self._exporter.histograms
+        self._recorder = Recorder(model, samples=keep) if stats else None
+        self.layer_stats: Trace | None = None  # the last sampled step's, with stats=True
+        self._exported = 0  # findings already written to the export
         # Which model a log line is about: two watches in one run (a GAN's generator and
         # discriminator) print into one log, and `diagnoser` keeps their series apart by it.
         self.label = " ".join((label or type(model).__name__).replace("]", ")").split())
@@ -125,7 +143,9 @@ class Watch:
         self._optim.attach()
         self._ranks.attach()
         self._schedulers.attach()
-        self._hook_layers(self._full)
+        self._hook_layers(self._full or self._norm_each_step)  # a break_on reading the norm
+        if self._exporter is not None:
+            self._exporter.follow_lr({id(p) for p in self.model.parameters()})
         self._statm = _Statm.open()
         return self
 
@@ -166,6 +186,8 @@ class Watch:
         if self._statm is not None:
             self._statm.close()
             self._statm = None
+        if self._exporter is not None:
+            self._exporter.close()
 
     def __enter__(self) -> Watch:
         return self.attach()
@@ -206,6 +228,9 @@ class Watch:
         if not self._full and module is not self.model:
             return  # a step between samples: only the model's output is read
         name = self._names.get(id(module), type(module).__name__)
+        recording = self._recorder is not None and self._full and self.model.training
+        if recording and torch.is_grad_enabled() and self._recorder is not None:
+            self._recorder.hook(module, args, output)  # stats=True: a training step's activations
         for t in _floats(output):
             self._flag(name, _FORWARD, t)
         if isinstance(module, AUTOCAST_ELIGIBLE) and "watch.autocast-off" not in self._kinds:
@@ -241,7 +266,7 @@ class Watch:
             p = ref()
             if p is not None and self._optim.probed(p):
                 self._optim.check_stale(p)  # before this gradient is added to .grad
-            if not self._full:
+            if not self._full and not self._norm_each_step:
                 return
             norm = _norm(grad)
             if norm is not None:
@@ -252,25 +277,37 @@ class Watch:
 
     # steps ------------------------------------------------------------------------------------
 
-    def step(self, loss: Any = None) -> None:
-        """Mark the end of a training step; give the loss to follow its spikes."""
+    def step(self, loss: Any = None, *, indices: Any = None, sample_losses: Any = None) -> None:
+        """Mark the end of a training step; give the loss to follow its spikes. A loss with one
+        value per sample (reduction="none") is followed as its mean, and, like `sample_losses`
+        and the batch's `indices`, names the worst samples when break_on stops the run."""
         self._explicit = True
+        if isinstance(loss, torch.Tensor) and loss.numel() > 1:
+            per_sample = loss.detach().float()
+            sample_losses = per_sample.flatten(1).mean(1) if per_sample.dim() > 1 else per_sample
+            loss = per_sample.mean()
         if loss is not None:
             self._last_loss = (
                 float(loss.detach()) if isinstance(loss, torch.Tensor) else float(loss)
             )
+        if isinstance(indices, torch.Tensor):
+            indices = indices.tolist()
+        if isinstance(sample_losses, torch.Tensor):
+            sample_losses = sample_losses.detach().float().flatten().tolist()
+        self._batch = (indices, sample_losses)
         self._end_step()
 
     def _end_step(self) -> None:
         if not (self._flags or self._norms or self._last_loss is not None or self._forwards):
             return
         step = self.step_count
-        self._check_nonfinite(step)
+        nonfinite = self._check_nonfinite(step)
         layer_norms = self._layer_norms()
         loss = self._last_loss
         self._last_loss = None
         if loss is not None:
             self._check_loss(step, loss)
+            nonfinite = nonfinite or not math.isfinite(loss)
         if step % self.every == 0:
             self._check_flow(step, layer_norms)
             self._check_memory(step)
@@ -284,7 +321,43 @@ class Watch:
         self._forwards = 0
         self.step_count += 1
         self._full = self._sampled(self.step_count)
-        self._hook_layers(self._full or self._optim.probing())
+        self._hook_layers(self._full or self._optim.probing() or self._norm_each_step)
+        total = math.sqrt(sum(v * v for v in layer_norms.values())) if layer_norms else None
+        stop = self._check_break(step, loss, total, nonfinite)
+        layers = self._recorder.take() if self._recorder is not None else None
+        if layers is not None and layers[0].rows:
+            self.layer_stats = layers[0]
+        if self._exporter is not None:
+            found = [f.check for f in self.findings[self._exported :]]
+            self._exported = len(self.findings)
+            rows = layers if layers is not None and layers[0].rows else None
+            self._exporter.step(step, loss, total, found, rows)
+        if stop is not None:
+            self._stop(stop)
+
+    def _check_break(
+        self, step: int, loss: float | None, grad_norm: float | None, nonfinite: bool
+    ) -> Finding | None:
+        indices, sample_losses = self._batch
+        self._batch = (None, None)
+        if self._break is None:
+            return None
+        info = breaks.StepInfo(step, loss, grad_norm, nonfinite, indices, sample_losses)
+        reason = self._break(info)
+        if reason is None:
+            return None
+        finding = breaks.finding(info, reason)
+        self.findings.append(finding)
+        return finding
+
+    def _stop(self, finding: Finding) -> None:
+        if self._exporter is not None:
+            self._exporter.flush()  # the rows up to the bad step, whatever the user does next
+        if self._break_action == "pdb":
+            print(f"[diagnoser:{self.label}] {finding.line(default_lang())}", file=sys.stderr)
+            if not breaks.post_mortem(_user_frame()):
+                return  # the user continued the run from the debugger
+        raise TrainingFindingError(finding)
 
     def _sampled(self, step: int) -> bool:
         """Whether every module's activations and gradients are read at this step: the first
@@ -327,13 +400,15 @@ class Watch:
             line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
             print(line, file=sys.stderr, flush=True)
 
-    def _check_nonfinite(self, step: int) -> None:
+    def _check_nonfinite(self, step: int) -> bool:
+        """Whether an activation or gradient read this step is NaN/inf (after the first one is
+        reported, only a break_on condition still needs to know)."""
         if not self._flags:
-            return
+            return False
         flags = self._flags
         self._flags = []
-        if ("watch.nonfinite", "") in self._reported:
-            return
+        if ("watch.nonfinite", "") in self._reported and self._break is None:
+            return False
         if len(flags) == 1:  # a step between samples: the output alone, one read
             first = None if math.isfinite(flags[0][2].item()) else 0
         else:
@@ -344,6 +419,7 @@ class Watch:
             module, phase, _ = flags[first]
             values = {"step": step, "phase": phase, "module": module}
             self._nonfinite(Finding("watch.nonfinite", values, location=module))
+        return first is not None
 
     def _nonfinite(self, finding: Finding) -> None:
         """Reported at once on a sampled step; on a step between samples, kept until the next
@@ -456,6 +532,18 @@ class Watch:
         print(line, file=self.log_file or sys.stderr, flush=True)
 
 
+def _user_frame() -> Any:
+    """The frame of the user's code that called into watch (its step(), or the model's forward
+    for a loop that never calls it): where the debugger opens."""
+    frame = sys._getframe(1)
+    here = __name__.rpartition(".")[0]  # diagnoser.runtime
+    while frame.f_back is not None and (
+        frame.f_globals.get("__name__", "").startswith((here, "torch."))
+    ):
+        frame = frame.f_back
+    return frame
+
+
 def _total(t: torch.Tensor) -> torch.Tensor:
     """One read of the tensor, no sync, as a float32 scalar that is nan or inf exactly when an
     element is (a finite float32 sum overflows only past 3e38; half precision is summed in
@@ -563,7 +651,10 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     log_file (default stderr), label (names the model in those lines; default its class name:
     two watched models in one log are read apart), spike_factor, leak_min_mb, on_finding ("warn":
     one line on stderr as soon as a kind of finding first appears, the default; "raise": stop the
-    run with a TrainingFindingError; "quiet"; or a callable that gets each Finding). Optimizers
+    run with a TrainingFindingError; "quiet"; or a callable that gets each Finding), break_on
+    ("nan", {"loss_above": 10.0, "grad_norm_above": 1e3, "nan": True} or a callable(StepInfo)
+    -> bool: stop at the step it holds; see breaks.py) with break_on_action ("raise" a
+    TrainingFindingError, the default, or "pdb": the debugger at your frame). Optimizers
     holding the model's parameters are watched through torch's optimizer step hooks. After the
     run, `w.findings` holds what it saw."""
     return Watch(model, **options)

@@ -56,6 +56,9 @@ HELP_ZH = {
     "id": "条目 id，例如 cuda-oom",
     "run the fixed code instead": "运行修好之后的代码",
     "script": "要运行的 Python 脚本",
+    "after a crash is explained, open the debugger (pdb) where it was raised": (
+        "出错并给出解释之后，进入 pdb，停在出错的位置"
+    ),
     "args": "传给脚本的参数",
     "json": "出错时输出 JSON",
     "files, folders and notebooks (default: .)": "要检查的文件、目录和 notebook（默认：当前目录）",

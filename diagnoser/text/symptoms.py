@@ -43,17 +43,49 @@ def _loss(log: TrainingLog) -> list[Point]:
     return log.series.get("loss") or log.series.get("val_loss") or []
 
 
+def _exploded_to_chance(log: TrainingLog) -> Finding | None:
+    """A loss that jumped by orders of magnitude, then sat flat at ln(classes), worse than before
+    the jump: the updates blew the weights up and the model now outputs one constant
+    distribution (uniform logits, or one class), the loss of guessing. Without grad norms in the
+    log, the loss tells the explosion this way."""
+    points = finite(_loss(log))
+    if len(points) < 8:
+        return None
+    peak_i = max(range(len(points)), key=lambda i: points[i].value)
+    peak, first = points[peak_i], points[0]
+    before, after = points[:peak_i], points[peak_i + 1 :]
+    if not before or len(after) < 5 or peak.value < 10 * max(p.value for p in before):
+        return None
+    tail = [p.value for p in after[-max(5, len(after) // 2) :]]
+    level = _median(tail)
+    if level <= 0 or max(tail) - min(tail) > 0.01 * level or level <= min(p.value for p in before):
+        return None
+    classes = round(math.exp(level))
+    if classes < 2 or abs(math.log(classes) - level) > 0.01 * level:
+        return None
+    flat_from = next(p for p in after if abs(p.value - level) <= 0.01 * level)
+    values = {
+        "loss_first": fmt(first.value),
+        "loss_peak": fmt(peak.value),
+        "loss_peak_at": peak.at,
+        "chance": fmt(level),
+        "classes": str(classes),
+        "flat_from": flat_from.at,
+    }
+    return Finding("grad-explodes", 85, values)
+
+
 def _grad_explodes(log: TrainingLog) -> Finding | None:
     points = log.series.get("grad_norm", [])
     good = finite(points)
     nonfinite = next((p for p in points if not math.isfinite(p.value)), None)
     if len(points) < 2 or not good:
-        return None
+        return _exploded_to_chance(log)
     first, peak = good[0], max(good, key=lambda p: p.value)
     # One spike that recovers at once is noise; explosion is growth that stays (or goes non-finite).
     high = [p for p in good if p.value >= 1e3 and p.value >= 100 * max(first.value, 1e-12)]
     if not (nonfinite or len(high) >= 2):
-        return None
+        return _exploded_to_chance(log)
     values = {
         "first": fmt(first.value),
         "first_at": first.at,
@@ -214,7 +246,34 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
+# Founding guide 001's benchmark_dataloader: a loader that takes over 100 ms a batch on its own
+# is worth more workers.
+_SLOW_LOADER_MS = 100.0
+
+
+def _slow_loader(log: TrainingLog) -> Finding | None:
+    """The DataLoader timed alone: slow at the fewest workers tried, and (when several were
+    tried) how fast the best setting was."""
+    timed = [(w, ms) for w, ms in log.loader_ms if math.isfinite(ms)]
+    if not timed:
+        return None
+    workers, ms = min(timed, key=lambda t: -1 if t[0] is None else t[0])
+    if ms < _SLOW_LOADER_MS:
+        return None
+    values = {"loader_ms": f"{ms:.0f}"}
+    best_workers, best_ms = min(timed, key=lambda t: t[1])
+    if workers is not None and best_workers is not None and best_workers != workers:
+        values |= {
+            "workers": str(workers),
+            "best_workers": str(best_workers),
+            "best_ms": f"{best_ms:.0f}",
+        }
+    return Finding("data-bound", 85, values)
+
+
 def _data_bound(log: TrainingLog) -> Finding | None:
+    if log.loader_ms:
+        return _slow_loader(log)
     util = finite(log.series.get("gpu_util", []))
     if util:
         # nvidia-smi: a GPU that holds a model but computes little (or in bursts) waits for data

@@ -136,10 +136,15 @@ class TrainingLog:
     # The lines of each model `diagnoser.watch` labelled (`[diagnoser:Generator] step 3 | ...`),
     # read apart: two models' losses in one log are two series, not one that jumps between them.
     models: dict[str, TrainingLog] = field(default_factory=dict)
+    # A DataLoader timed alone (founding guide 001's benchmark_dataloader): (num_workers, or
+    # None when not printed; milliseconds per batch).
+    loader_ms: list[tuple[int | None, float]] = field(default_factory=list)
 
     def __bool__(self) -> bool:
         """Something the detectors read: a series, parameters without or with gradients."""
-        return bool(self.series or self.grad_none or self.param_grads or self.models)
+        return bool(
+            self.series or self.grad_none or self.param_grads or self.models or self.loader_ms
+        )
 
 
 def _watched_model(log: TrainingLog, label: str, rest: str, steps: dict[str, int]) -> TrainingLog:
@@ -176,8 +181,21 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     # Every gradient line says "grad": most texts (tracebacks) never do, and skip three regexes.
     gradients = "grad" in text.lower()
     steps: dict[str, int] = {}  # each watched model's last step (_watched_model)
-    for lineno, line in enumerate(text.split("\n")[:max_lines], start=1):
+    lines = text.split("\n")[:max_lines]
+    csv_header = _csv_header(lines[0]) if lines else None
+    if csv_header is not None:
+        _read_csv(lines, csv_header, log)
+        return log
+    workers: int | None = None  # the num_workers a loader benchmark's lines are about
+    for lineno, line in enumerate(lines, start=1):
         if gradients and _read_gradient(line, log):
+            continue
+        if "num_workers" in line and (named := _BENCH_WORKERS.match(line)):
+            workers = int(named.group(1))
+            continue
+        if ("批次" in line or "per batch" in line) and (timed := _BENCH_PER_BATCH.match(line)):
+            ms = _number(timed.group("value")) * (1000 if timed.group("unit") == "s" else 1)
+            log.loader_ms.append((workers, ms))
             continue
         if not log.batchnorm and "BatchNorm" in line and _BATCHNORM.search(line):
             log.batchnorm = True
@@ -199,6 +217,45 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         if header is None:
             _read_line(line, lineno, log)
     return log
+
+
+# The founding guide 001's benchmark_dataloader prints, for each num_workers it tries:
+#   num_workers=2:
+#   加载 100 批次用时: 6.20s
+#   每批次: 62.00ms
+_BENCH_WORKERS = compile_cached(r"^\s*num_workers\s*=\s*(\d+)\s*[:：]?\s*$")
+_BENCH_PER_BATCH = compile_cached(
+    rf"^\s*(?:每批次|每个批次|time per batch|per batch)\s*[:：]\s*"
+    rf"(?P<value>{_NUM})\s*(?P<unit>ms|s)\s*$",
+    re.IGNORECASE,
+)
+_CSV_NAME = compile_cached(r"^[A-Za-z][\w./ -]{0,40}$")
+
+
+def _csv_header(line: str) -> list[Column] | None:
+    """The columns of a CSV file's first line, when it is one (`step,loss,grad_norm,lr` as
+    watch(export=...) writes it, `epoch,step,train_loss,val_loss` as Lightning's CSVLogger
+    does): names only, separated by commas, at least one of them a metric."""
+    cells = [c.strip().strip('"') for c in line.strip().split(",")]
+    if len(cells) < 2 or not all(_CSV_NAME.match(c) for c in cells):
+        return None
+    return _table_header(cells)
+
+
+def _read_csv(lines: list[str], header: list[Column], log: TrainingLog) -> None:
+    """A CSV's rows: a cell is read where its column is a metric and it holds a number; an
+    empty cell is a value not logged at that step (not a zero)."""
+    for lineno, line in enumerate(lines[1:], start=2):
+        cells = [c.strip().strip('"') for c in line.split(",")]
+        if len(cells) != len(header):
+            continue
+        kept = [
+            (c, col)
+            for c, col in zip(cells, header, strict=True)
+            if col[0] is not None and c and _CELL_NUMBER.match(c)
+        ]
+        if kept and any(col[0] not in ("epoch", "step") for _, col in kept):
+            _read_row([c for c, _ in kept], [col for _, col in kept], lineno, log)
 
 
 def _read_gradient(line: str, log: TrainingLog) -> bool:
