@@ -69,10 +69,30 @@ def _w(key: str, lang: str) -> str:
 
 
 def _prose(md: str, lang: str) -> str:
+    md = _four_space_items(md.strip())
     if lang != "zh":
-        return md.strip()
-    parts = re.split(r"(```.*?```)", md.strip(), flags=re.S)
+        return md
+    parts = re.split(r"(```.*?```)", md, flags=re.S)
     return "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
+
+
+_ORDERED_ITEM = re.compile(r"^\d+\. ")
+
+
+def _four_space_items(md: str) -> str:
+    """The KB writes a numbered step's code and second paragraph under its text (3 spaces, as
+    CommonMark does), but Python-Markdown needs 4 to keep them in the item: with 3, each step
+    became a list of its own, every one numbered "1.". One more space inside each item."""
+    out, in_item = [], False
+    for line in md.split("\n"):
+        if _ORDERED_ITEM.match(line):
+            in_item = True
+        elif in_item and line.strip() and not line.startswith("   "):
+            in_item = False
+        elif in_item and line.strip():
+            line = " " + line
+        out.append(line)
+    return "\n".join(out)
 
 
 def _report_url(entry: Entry) -> str:
