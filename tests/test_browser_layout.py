@@ -86,3 +86,47 @@ def test_numbered_fix_steps_count_up(browser: Any, base_url: str, lang: str) -> 
     assert lists.count() == 1
     assert lists.first.locator(":scope > li").count() >= 5
     context.close()
+
+
+def _glance_first_line(page: Any) -> tuple[str, str]:
+    """At a glance's first line: its label and its value."""
+    item = page.locator(".md-typeset h2 + ul > li").first
+    return item.locator("strong").first.inner_text(), item.locator("code").first.inner_text()
+
+
+@pytest.mark.parametrize(
+    ("entry", "printed"),
+    [
+        ("torchrun-child-failed", "ChildFailedError: train.py FAILED"),
+        ("slow-training-dataloader", "does not have many workers"),
+        ("gradient-none", "object has no attribute"),
+    ],
+)
+def test_at_a_glance_shows_the_message_itself(
+    browser: Any,  # noqa: F811
+    base_url: str,  # noqa: F811
+    entry: str,
+    printed: str,
+) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{base_url}/entries/{entry}/")
+    label, message = _glance_first_line(page)
+    assert label == "Message"
+    # not a row of "=" nor the path of the file that printed the warning on someone's machine
+    assert printed in message and not message.startswith(("=", "/"))
+    context.close()
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "Symptom"), ("zh", "现象")])
+def test_a_symptom_without_a_message_is_not_labelled_as_one(
+    browser: Any,  # noqa: F811
+    base_url: str,  # noqa: F811
+    lang: str,
+    label: str,
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/{'zh/' if lang == 'zh' else ''}entries/gradient-explosion/")
+    assert _glance_first_line(page)[0] == label
+    context.close()

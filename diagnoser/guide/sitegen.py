@@ -105,14 +105,28 @@ def _report_url(entry: Entry) -> str:
     return f"{REPO_URL}/issues/new?title={title}&body={body}"
 
 
+# Lines that only frame a message: "=====", "-----".
+_RULE = re.compile(r"^[=\-_*#~ ]+$")
+# Where a warning or a log line comes from, before its message: Python's warnings
+# ("/path/file.py:441: ") and glog's ("W1126 22:49:33.873000 10584 torch/x.py:1994] ").
+_ORIGIN = re.compile(r"^(?:[IWEF]\d{4} [\d:.]+ +\d+ \S+:\d+\] |(?:[A-Za-z]:)?[^\s:]*\.py:\d+: )")
+_HEADER = re.compile(r"^[\w.]+(?:Error|Exception|Warning):$")
+
+
 def message_line(entry: Entry, example: str) -> str:
-    """The line of an example that holds the message: the first a signature recognises (an
-    example may start with "Traceback (most recent call last):"), else its last line."""
+    """The line of an example that holds the message, without the path or log prefix before it:
+    the first a signature recognises (an example may start with "Traceback (most recent call
+    last):"), else the last exception line (with the line after it when it ends in a colon, as
+    torchrun's "ChildFailedError:" does), else the last line that is not a row of "="."""
     lines = [line.strip() for line in example.strip().split("\n") if line.strip()]
+    lines = [line for line in lines if not _RULE.match(line)] or lines
     for line in lines:
         if any(re.search(sig.pattern, line, re.IGNORECASE) for sig in entry.signatures):
-            return line
-    return lines[-1]
+            return _ORIGIN.sub("", line)
+    for i in reversed(range(len(lines))):
+        if _HEADER.match(lines[i]) and i + 1 < len(lines):
+            return f"{lines[i]} {lines[i + 1]}"
+    return _ORIGIN.sub("", lines[-1])
 
 
 def _fence(text: str, lang: str = "text", indent: str = "") -> str:
@@ -152,8 +166,10 @@ def _cell(text: str) -> str:
 
 def glance(entry: Entry, lang: str) -> list[str]:
     """At a glance: the message, the cause and the fix in one line each, how to see it happen."""
+    # A symptom's first line is how people describe it, not a message anything printed.
+    said = "message" if entry.examples else "symptom"
     rows = [
-        (_w("message", lang), _code(canonical_message(entry, lang), 200)),
+        (_w(said, lang), _code(canonical_message(entry, lang), 200)),
         (_w("cause", lang), _cell(getattr(entry.glance.cause, lang))),
         (_w("quick_fix", lang), _cell(getattr(entry.glance.fix, lang))),
         (_w("reproduce", lang), f"`diagnoser repro {entry.id}`"),
