@@ -130,3 +130,19 @@ def test_a_symptom_without_a_message_is_not_labelled_as_one(
     page.goto(f"{base_url}/{'zh/' if lang == 'zh' else ''}entries/gradient-explosion/")
     assert _glance_first_line(page)[0] == label
     context.close()
+
+
+@pytest.mark.parametrize("where", ["entries/", "", "zh/entries/"])
+def test_on_a_phone_the_quick_reference_links_are_on_screen(
+    browser: Any,  # noqa: F811
+    base_url: str,  # noqa: F811
+    where: str,
+) -> None:
+    context = browser.new_context(viewport=PHONE, is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{base_url}/{where}")
+    links = page.locator(".md-typeset table tbody tr td a")
+    assert links.count() > 0
+    box = links.first.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    context.close()

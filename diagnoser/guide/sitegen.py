@@ -404,13 +404,15 @@ def _indent(md: str) -> str:
 
 
 def quick_table(entries: list[Entry], lang: str, prefix: str = "") -> list[str]:
-    """Message → cause → fix → entry, one row each: the founding guides' quick-reference table."""
-    columns = [_w(key, lang) for key in ("message", "cause", "quick_fix", "entry")]
+    """Entry → message → cause → fix, one row each: the founding guides' quick-reference table.
+    The link comes first: on a phone the table scrolls sideways, and a last column started
+    beyond the screen's right edge."""
+    columns = [_w(key, lang) for key in ("entry", "message", "cause", "quick_fix")]
     out = ["| " + " | ".join(columns) + " |", "| --- | --- | --- | --- |"]
     for e in entries:
         message = _code(_EXCEPTION.sub("", canonical_message(e, lang)), 70)
         cause, fix = _cell(getattr(e.glance.cause, lang)), _cell(getattr(e.glance.fix, lang))
-        out.append(f"| {message} | {cause} | {fix} | [{e.id}]({prefix}{e.id}.md) |")
+        out.append(f"| [{e.id}]({prefix}{e.id}.md) | {message} | {cause} | {fix} |")
     return [*out, ""]
 
 
