@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
-from diagnoser.guide.sitegen import nav, search_words, write_pages
+from diagnoser.guide.sitegen import join_chinese_lines, nav, search_words, write_pages
 from diagnoser.knowledge.schema import load_kb
 from diagnoser.speak.optional import MissingOptional, requires
 
@@ -60,6 +60,11 @@ def _inner_build(config: MkDocsConfig) -> bool:
 def on_pre_build(config: MkDocsConfig) -> None:
     if not _inner_build(config):
         write_pages(Path(config["docs_dir"]), _kb())
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Any) -> str:
+    # every Chinese page, the generated ones and the runtime, rule and API pages alike
+    return join_chinese_lines(markdown) if page.file.src_uri.endswith(".zh.md") else markdown
 
 
 def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:

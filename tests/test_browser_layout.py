@@ -146,3 +146,18 @@ def test_on_a_phone_the_quick_reference_links_are_on_screen(
     box = links.first.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     context.close()
+
+
+_STRAY_SPACE = """() => [...document.querySelectorAll('article p, article li, article td')]
+    .filter(e => !e.querySelector('p, ul, ol, pre'))
+    .map(e => e.innerText.match(/.{0,6}[，。：；！？、）][ \\n]+\\S/))
+    .filter(m => m).map(m => m[0])"""
+
+
+@pytest.mark.parametrize("where", ["zh/runtime/", "zh/unknown/", "zh/entries/cuda-oom/"])
+def test_no_space_after_chinese_punctuation(browser: Any, base_url: str, where: str) -> None:  # noqa: F811
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/{where}")
+    assert page.evaluate(_STRAY_SPACE) == []
+    context.close()

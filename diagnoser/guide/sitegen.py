@@ -60,8 +60,13 @@ _STOP = frozenset(
 # The exception's class before a message: the tables show the message alone.
 _EXCEPTION = re.compile(r"^[\w.]+(?:Error|Exception|Warning): ")
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-# A line break inside a Chinese paragraph would show as a space between two characters.
-_CJK_BREAK = re.compile(f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])")
+# A line break inside a Chinese paragraph shows as a space: between two characters, and after
+# full-width punctuation whatever follows ("原因：\n`x`" read "原因： x"). Not before a line
+# that starts a list item, a table row, a heading, a fence or an admonition.
+_CJK_BREAK = re.compile(
+    f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])"
+    "|(?<=[，。：；！？、）」』】])\\n[ \\t]*(?![-*+>|#=!]|\\d+\\. |```|\\s)"
+)
 
 
 def _w(key: str, lang: str) -> str:
@@ -70,8 +75,12 @@ def _w(key: str, lang: str) -> str:
 
 def _prose(md: str, lang: str) -> str:
     md = _four_space_items(md.strip())
-    if lang != "zh":
-        return md
+    return join_chinese_lines(md) if lang == "zh" else md
+
+
+def join_chinese_lines(md: str) -> str:
+    """Chinese markdown without the spaces its line breaks would show (code blocks untouched);
+    hooks/kb_pages.py runs it on every Chinese page."""
     parts = re.split(r"(```.*?```)", md, flags=re.S)
     return "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
 
