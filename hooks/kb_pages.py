@@ -17,7 +17,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.pages import Page
 
-from diagnoser.guide.sitegen import nav, search_words, write_pages
+from diagnoser.guide.sitegen import join_chinese_lines, nav, search_words, write_pages
 from diagnoser.knowledge.schema import load_kb
 from diagnoser.speak.optional import MissingOptional, requires
 
@@ -50,8 +50,21 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-def on_pre_build(config: Any) -> None:
-    write_pages(Path(config["docs_dir"]), _kb())
+def _inner_build(config: MkDocsConfig) -> bool:
+    """The i18n plugin builds the other language by running a whole build inside its own
+    on_post_build (flag `building`): the pages are written and the site finished once, by the
+    outer build, not twice."""
+    return bool(getattr(config.plugins.get("i18n"), "building", False))
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    if not _inner_build(config):
+        write_pages(Path(config["docs_dir"]), _kb())
+
+
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Any) -> str:
+    # every Chinese page, the generated ones and the runtime, rule and API pages alike
+    return join_chinese_lines(markdown) if page.file.src_uri.endswith(".zh.md") else markdown
 
 
 def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:
@@ -101,6 +114,8 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 @event_priority(-200)  # after the i18n plugin has written the combined index (priority -100)
 def on_post_build(config: MkDocsConfig) -> None:
+    if _inner_build(config):  # the outer build's call comes after the combined index
+        return
     site = Path(config["site_dir"])
     index_path = site / "search" / "search_index.json"
     index = json.loads(index_path.read_text(encoding="utf-8"))
@@ -146,7 +161,7 @@ def _patch_search_worker(site: Path) -> None:
     for worker in workers:
         code = worker.read_text(encoding="utf-8")
         patched = _SEGMENT_LOOP.replace("<t.", "<=t.")
-        if patched in code:  # the i18n plugin builds twice into one site
+        if patched in code:  # `mkdocs build --dirty` keeps the last build's worker
             continue
         if _SEGMENT_LOOP not in code:
             raise PluginError(

@@ -60,8 +60,13 @@ _STOP = frozenset(
 # The exception's class before a message: the tables show the message alone.
 _EXCEPTION = re.compile(r"^[\w.]+(?:Error|Exception|Warning): ")
 _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
-# A line break inside a Chinese paragraph would show as a space between two characters.
-_CJK_BREAK = re.compile(f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])")
+# A line break inside a Chinese paragraph shows as a space: between two characters, and after
+# full-width punctuation whatever follows ("原因：\n`x`" read "原因： x"). Not before a line
+# that starts a list item, a table row, a heading, a fence or an admonition.
+_CJK_BREAK = re.compile(
+    f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])"
+    "|(?<=[，。：；！？、）」』】])\\n[ \\t]*(?![-*+>|#=!]|\\d+\\. |```|\\s)"
+)
 
 
 def _w(key: str, lang: str) -> str:
@@ -69,10 +74,34 @@ def _w(key: str, lang: str) -> str:
 
 
 def _prose(md: str, lang: str) -> str:
-    if lang != "zh":
-        return md.strip()
-    parts = re.split(r"(```.*?```)", md.strip(), flags=re.S)
+    md = _four_space_items(md.strip())
+    return join_chinese_lines(md) if lang == "zh" else md
+
+
+def join_chinese_lines(md: str) -> str:
+    """Chinese markdown without the spaces its line breaks would show (code blocks untouched);
+    hooks/kb_pages.py runs it on every Chinese page."""
+    parts = re.split(r"(```.*?```)", md, flags=re.S)
     return "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
+
+
+_ORDERED_ITEM = re.compile(r"^\d+\. ")
+
+
+def _four_space_items(md: str) -> str:
+    """The KB writes a numbered step's code and second paragraph under its text (3 spaces, as
+    CommonMark does), but Python-Markdown needs 4 to keep them in the item: with 3, each step
+    became a list of its own, every one numbered "1.". One more space inside each item."""
+    out, in_item = [], False
+    for line in md.split("\n"):
+        if _ORDERED_ITEM.match(line):
+            in_item = True
+        elif in_item and line.strip() and not line.startswith("   "):
+            in_item = False
+        elif in_item and line.strip():
+            line = " " + line
+        out.append(line)
+    return "\n".join(out)
 
 
 def _report_url(entry: Entry) -> str:
@@ -85,14 +114,28 @@ def _report_url(entry: Entry) -> str:
     return f"{REPO_URL}/issues/new?title={title}&body={body}"
 
 
+# Lines that only frame a message: "=====", "-----".
+_RULE = re.compile(r"^[=\-_*#~ ]+$")
+# Where a warning or a log line comes from, before its message: Python's warnings
+# ("/path/file.py:441: ") and glog's ("W1126 22:49:33.873000 10584 torch/x.py:1994] ").
+_ORIGIN = re.compile(r"^(?:[IWEF]\d{4} [\d:.]+ +\d+ \S+:\d+\] |(?:[A-Za-z]:)?[^\s:]*\.py:\d+: )")
+_HEADER = re.compile(r"^[\w.]+(?:Error|Exception|Warning):$")
+
+
 def message_line(entry: Entry, example: str) -> str:
-    """The line of an example that holds the message: the first a signature recognises (an
-    example may start with "Traceback (most recent call last):"), else its last line."""
+    """The line of an example that holds the message, without the path or log prefix before it:
+    the first a signature recognises (an example may start with "Traceback (most recent call
+    last):"), else the last exception line (with the line after it when it ends in a colon, as
+    torchrun's "ChildFailedError:" does), else the last line that is not a row of "="."""
     lines = [line.strip() for line in example.strip().split("\n") if line.strip()]
+    lines = [line for line in lines if not _RULE.match(line)] or lines
     for line in lines:
         if any(re.search(sig.pattern, line, re.IGNORECASE) for sig in entry.signatures):
-            return line
-    return lines[-1]
+            return _ORIGIN.sub("", line)
+    for i in reversed(range(len(lines))):
+        if _HEADER.match(lines[i]) and i + 1 < len(lines):
+            return f"{lines[i]} {lines[i + 1]}"
+    return _ORIGIN.sub("", lines[-1])
 
 
 def _fence(text: str, lang: str = "text", indent: str = "") -> str:
@@ -132,8 +175,10 @@ def _cell(text: str) -> str:
 
 def glance(entry: Entry, lang: str) -> list[str]:
     """At a glance: the message, the cause and the fix in one line each, how to see it happen."""
+    # A symptom's first line is how people describe it, not a message anything printed.
+    said = "message" if entry.examples else "symptom"
     rows = [
-        (_w("message", lang), _code(canonical_message(entry, lang), 200)),
+        (_w(said, lang), _code(canonical_message(entry, lang), 200)),
         (_w("cause", lang), _cell(getattr(entry.glance.cause, lang))),
         (_w("quick_fix", lang), _cell(getattr(entry.glance.fix, lang))),
         (_w("reproduce", lang), f"`diagnoser repro {entry.id}`"),
@@ -368,13 +413,15 @@ def _indent(md: str) -> str:
 
 
 def quick_table(entries: list[Entry], lang: str, prefix: str = "") -> list[str]:
-    """Message → cause → fix → entry, one row each: the founding guides' quick-reference table."""
-    columns = [_w(key, lang) for key in ("message", "cause", "quick_fix", "entry")]
+    """Entry → message → cause → fix, one row each: the founding guides' quick-reference table.
+    The link comes first: on a phone the table scrolls sideways, and a last column started
+    beyond the screen's right edge."""
+    columns = [_w(key, lang) for key in ("entry", "message", "cause", "quick_fix")]
     out = ["| " + " | ".join(columns) + " |", "| --- | --- | --- | --- |"]
     for e in entries:
         message = _code(_EXCEPTION.sub("", canonical_message(e, lang)), 70)
         cause, fix = _cell(getattr(e.glance.cause, lang)), _cell(getattr(e.glance.fix, lang))
-        out.append(f"| {message} | {cause} | {fix} | [{e.id}]({prefix}{e.id}.md) |")
+        out.append(f"| [{e.id}]({prefix}{e.id}.md) | {message} | {cause} | {fix} |")
     return [*out, ""]
 
 

@@ -143,6 +143,7 @@ UI: dict[str, dict[str, str]] = {
     "site_colon": {"en": ": ", "zh": "："},
     "site_glance": {"en": "At a glance", "zh": "速览"},
     "site_message": {"en": "Message", "zh": "报错信息"},
+    "site_symptom": {"en": "Symptom", "zh": "现象"},
     "site_cause": {"en": "Cause", "zh": "原因"},
     "site_quick_fix": {"en": "Fix", "zh": "解决办法"},
     "site_docs": {"en": "PyTorch docs", "zh": "PyTorch 文档"},
