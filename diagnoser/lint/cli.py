@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fix",
         action="store_true",
-        help="rewrite the files for the mechanical rules (TD022 TD033 TD034 TD035 TD053), "
-        "then report what is left",
+        help="rewrite the files for the mechanical rules "
+        "(TD022 TD033 TD034 TD035 TD052 TD053 TD054 TD055), then report what is left",
     )
     parser.add_argument(
         "--diff", action="store_true", help="print the --fix rewrites as a diff; change nothing"

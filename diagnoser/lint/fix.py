@@ -1,6 +1,7 @@
 """`diagnoser lint --fix` / `--diff`: mechanical rewrites for the rules whose fix is the same
 whatever the code around it: the deprecated AMP names, `ToTensor` without `()`, a Windows path in
-a normal string (both the silent escapes and the unicodeescape SyntaxError), a discarded `.to()`.
+a normal string (both the silent escapes and the unicodeescape SyntaxError), a discarded `.to()`,
+`torch._six` imports, and `weights_only=False` on loading a file the program saved itself.
 
 A fixer turns one finding's node into text edits; edits that overlap are dropped (the next run
 picks them up), and a rewrite that would not compile is never written.
@@ -116,11 +117,55 @@ def _fix_move_discarded(ctx: Context, hit: Hit, off: Offsets) -> list[Edit] | No
     return [(start, start, f"{r.id} = ")]
 
 
+def _fix_weights_only(ctx: Context, hit: Hit, off: Offsets) -> list[Edit] | None:
+    """`torch.load(path)` of a file this program saved itself (TD052, TD055 only fire then):
+    trusting it, as torch < 2.6 did, is what `weights_only=False` says, and it is safe because
+    the pickle is the program's own."""
+    call = hit.node
+    if not isinstance(call, ast.Call) or keyword(call, "weights_only") is not None:
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return None  # *args / **kwargs may hold it already
+    _, end = off.span(call)
+    close = end - 1  # the call's ")"
+    before = off.source[:close].rstrip()
+    sep = " " if before.endswith((",", "(")) else ", "
+    return [(close, close, f"{sep}weights_only=False")]
+
+
+# What torch._six held, as plain Python: the import is replaced by the same names.
+_SIX = {
+    "string_classes": "{0} = (str, bytes)",
+    "int_classes": "{0} = int",
+    "inf": "from math import inf as {0}",
+    "nan": "from math import nan as {0}",
+    "container_abcs": "import collections.abc as {0}",
+    "PY3": "{0} = True",
+    "PY37": "{0} = True",
+}
+
+
+def _fix_six(ctx: Context, hit: Hit, off: Offsets) -> list[Edit] | None:
+    node = hit.node
+    if not isinstance(node, ast.ImportFrom) or node.module != "torch._six" or node.level:
+        return None
+    if node.lineno != node.end_lineno or any(a.name not in _SIX for a in node.names):
+        return None
+    lines = [_SIX[a.name].format(a.asname or a.name) for a in node.names]
+    start, end = off.span(node)
+    return [(start, end, "; ".join(lines))]
+
+
 FIXERS: dict[str, Fixer] = {
     "TD053": _fix_amp,
     "TD034": _fix_raw_string,
     "TD022": _fix_transform_class,
     "TD033": _fix_move_discarded,
+    "TD052": _fix_weights_only,
+    "TD055": _fix_weights_only,
+    "TD054": _fix_six,
 }
 FIXABLE = frozenset({*FIXERS, "TD035"})
 

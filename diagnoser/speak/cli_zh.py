@@ -34,8 +34,11 @@ HELP_ZH = {
         '要读取的 traceback 或日志（默认读标准输入），也可以直接写一句描述：diagnoser "loss is nan"'
     ),
     "JSON for tools": "输出 JSON，供其他工具使用",
-    "rewrite the files for the mechanical rules (TD022 TD033 TD034 TD035 TD053), then report "
-    "what is left": ("按机械规则（TD022 TD033 TD034 TD035 TD053）直接改写文件，再报告剩下的问题"),
+    "rewrite the files for the mechanical rules "
+    "(TD022 TD033 TD034 TD035 TD052 TD053 TD054 TD055), then report what is left": (
+        "按机械规则（TD022 TD033 TD034 TD035 TD052 TD053 TD054 TD055）直接改写文件，"
+        "再报告剩下的问题"
+    ),
     "print the --fix rewrites as a diff; change nothing": (
         "把 --fix 的改写以 diff 形式打印出来，不改任何文件"
     ),
