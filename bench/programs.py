@@ -7,13 +7,17 @@ list): the question is whether the diagnoser names the mistake from the output a
 
 Each program runs in a child forked from one process that imported torch once (seconds, not a
 minute), with its stdout and stderr sent to a file, exactly as `python prog.py 2>&1` prints.
+That process must not have run any torch operation itself: a child forked after torch's thread
+pool started can deadlock in its first parallel op. So run it as a script of its own (the test
+does: `--json`), never from inside a process that trained something.
 
-Usage: python bench/programs.py [--misses]
+Usage: python bench/programs.py [--misses] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import runpy
 import sys
@@ -80,8 +84,13 @@ def results() -> list[tuple[str, str, str | None, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="show each miss and its output")
+    parser.add_argument("--json", action="store_true", help="every program's result, as JSON")
     args = parser.parse_args()
     rows = results()
+    if args.json:
+        keys = ("program", "expected", "first", "output")
+        print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
+        return 0
     right = sum(first == want for _, want, first, _ in rows)
     wrong = sum(first not in (None, want) for _, want, first, _ in rows)
     print(f"{right}/{len(rows)} programs answered with the right entry first, {wrong} wrongly")
