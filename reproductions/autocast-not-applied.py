@@ -14,10 +14,14 @@ the layers compute in bfloat16.
 
 import sys
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
 
 fixed = fixed_flag(__doc__)
 torch.manual_seed(0)

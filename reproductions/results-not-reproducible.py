@@ -13,10 +13,14 @@ does, with cuDNN made deterministic): both runs end with the same loss, to the l
 import multiprocessing as mp
 import random
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
 
 
 def train(fixed: bool) -> float:

@@ -12,11 +12,15 @@ compares them.
 (`worker_init_fn`): every worker draws its own crops.
 """
 
-import numpy as np
 import torch
-from _common import fixed_flag
+from _common import fixed_flag, not_installed
 from torch import nn
 from torch.utils.data import DataLoader, Dataset, get_worker_info
+
+try:
+    import numpy as np
+except ModuleNotFoundError:
+    not_installed("numpy", extra="torch")
 
 
 class RandomCrops(Dataset):
