@@ -4,6 +4,7 @@ loaded with weights_only, deprecated AMP entry points, private modules torch rem
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from .context import FUNCTIONS, Context, keyword, method_call, name_of, receiver
@@ -261,23 +262,42 @@ def amp_deprecated_api(ctx: Context) -> Iterator[Hit]:
 
 
 def _fallback(ctx: Context, call: ast.Call) -> bool:
-    """The old name in the `except` of a `try` that uses the new one (open_clip: `try:
-    torch.amp.GradScaler(device=device)` / `except (AttributeError, TypeError):
-    torch.cuda.amp.GradScaler()`): it only runs on a torch too old for the new API."""
+    """The old name only runs on a torch too old for the new API: in the `except` of a `try`
+    that uses the new one (open_clip: `try: torch.amp.GradScaler(device=device)` / `except
+    (AttributeError, TypeError): torch.cuda.amp.GradScaler()`), or in the other branch of an
+    if/else on the version (Lightning: `torch.amp.GradScaler(device=device) if
+    _TORCH_GREATER_EQUAL_2_4 else torch.cuda.amp.GradScaler()`)."""
+    child: ast.AST = call
     for a in ctx.ancestors(call):
         if isinstance(a, ast.ExceptHandler):
             handler_try = ctx.parents.get(a)
-            if isinstance(handler_try, ast.Try) and any(
-                isinstance(n, ast.Call | ast.Attribute)
-                and (ctx.qualname(n.func if isinstance(n, ast.Call) else n) or "").startswith(
-                    ("torch.amp.", "torch.autocast")
-                )
-                for n in ctx.walk_local(handler_try.body)
-            ):
+            if isinstance(handler_try, ast.Try) and _uses_new_amp(ctx, handler_try.body):
+                return True
+        elif isinstance(a, ast.If | ast.IfExp) and _VERSION_TEST.search(ast.unparse(a.test)):
+            body = a.body if isinstance(a.body, list) else [a.body]
+            orelse = a.orelse if isinstance(a.orelse, list) else [a.orelse]
+            other = orelse if child in body else body if child in orelse else []
+            if _uses_new_amp(ctx, other):
                 return True
         elif isinstance(a, FUNCTIONS):
             return False
+        child = a
     return False
+
+
+# what a test on the torch version looks like: `_TORCH_GREATER_EQUAL_2_4`,
+# `is_torch_version(">=", "2.3")`, `hasattr(torch, "amp")`, `TORCH_VERSION >= (2, 4)`
+_VERSION_TEST = re.compile(r"version|hasattr|GREATER|LESS|\b2[._, ]+\d", re.IGNORECASE)
+
+
+def _uses_new_amp(ctx: Context, nodes: list[ast.stmt] | list[ast.expr]) -> bool:
+    return any(
+        isinstance(n, ast.Call | ast.Attribute)
+        and (ctx.qualname(n.func if isinstance(n, ast.Call) else n) or "").startswith(
+            ("torch.amp.", "torch.autocast")
+        )
+        for n in ctx.walk_local(nodes)
+    )
 
 
 _REMOVED = {
