@@ -88,7 +88,7 @@ def test_fix_leaves_version_fallbacks_alone(
 ) -> None:
     source = _package(package, *sub)
     if source is None:
-        pytest.skip(f"{package} is not installed (it is in the dev extras the test set-up installs)")
+        pytest.skip(f"{package} is not installed (the test set-up installs it)")
     folder, before = _copy(source, tmp_path)
     assert any(b"torch.cuda.amp.GradScaler" in text for text in before.values())
     _fix(folder)
