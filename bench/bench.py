@@ -83,7 +83,7 @@ def synthetic_kb(work: Path, entries: int) -> Path:
     kb = work / "kb-synthetic"
     shutil.copytree(ROOT / "kb", kb)
     real = [yaml.safe_load(p.read_text(encoding="utf-8")) for p in sorted(kb.glob("*.yaml"))]
-    errors = [e for e in real if e["kind"] == "error"]
+    errors = [e for e in real if e.get("kind") == "error"]  # alias files have no kind
     for i in range(entries - len(real)):
         model = errors[i % len(errors)]
         entry_id = f"synthetic-{i:03d}"
@@ -98,8 +98,7 @@ def synthetic_kb(work: Path, entries: int) -> Path:
             "examples": [f"RuntimeError: synthetic failure {i}.0: tensor went wrong"],
             "see_also": [],
         }
-        entry.pop("rank", None)  # ranks and aliases are unique across the knowledge base
-        entry.pop("aliases", None)
+        entry.pop("rank", None)  # ranks are unique across the knowledge base
         (kb / f"{entry_id}.yaml").write_text(yaml.safe_dump(entry, allow_unicode=True))
     return kb
 

@@ -87,12 +87,13 @@ FAMILIES = _families()
 
 
 @pytest.mark.skipif(FAMILIES is None, reason="shared/families.yaml is not beside the checkout")
-def test_every_error_family_has_an_entry_under_its_id_or_an_alias() -> None:
+def test_every_family_has_its_kb_file() -> None:
     assert FAMILIES is not None
     families = yaml.safe_load(FAMILIES.read_text(encoding="utf-8"))
+    missing = [f["id"] for f in families if not (kb_dir() / f"{f['id']}.yaml").is_file()]
+    assert not missing, f"families.yaml ids without kb/<id>.yaml: {missing}"
     known = {e.id for e in ENTRIES} | {a for e in ENTRIES for a in e.aliases}
-    missing = [f["id"] for f in families if f["kind"] == "error" and f["id"] not in known]
-    assert not missing, f"families.yaml errors without an entry: {missing}"
+    assert {f["id"] for f in families} <= known
 
 
 def test_an_alias_names_the_entry_that_answers_for_it(index: Index) -> None:
@@ -105,8 +106,24 @@ def test_an_alias_names_the_entry_that_answers_for_it(index: Index) -> None:
 
 def test_an_alias_cannot_take_another_entrys_id(tmp_path: Path) -> None:
     first, second = ENTRIES[0].id, ENTRIES[1].id
-    kb = _broken_copy(tmp_path, first, {"aliases": [second]})
-    with pytest.raises(KBError, match=rf"{first}\.yaml: aliases\[0\]: '{second}' is already"):
+    team = tmp_path / "team-kb"  # a team's folder beside kb/ (DIAGNOSER_KB_PATH)
+    team.mkdir()
+    (team / f"{first}.yaml").write_text(f"id: {first}\nsame_as: {second}\n", encoding="utf-8")
+    with pytest.raises(KBError, match=rf"{first}\.yaml: id: '{first}' is already"):
+        load_kb([kb_dir(), team])
+
+
+def test_an_alias_must_name_an_entry(tmp_path: Path) -> None:
+    kb = _broken_copy(tmp_path, ENTRIES[0].id, {})
+    (kb / "old-name.yaml").write_text("id: old-name\nsame_as: no-such-entry\n", encoding="utf-8")
+    with pytest.raises(KBError, match=r"old-name\.yaml: same_as: no entry with id 'no-such-entry'"):
+        load_kb(kb)
+
+
+def test_aliases_are_files_not_a_field(tmp_path: Path) -> None:
+    first = ENTRIES[0].id
+    kb = _broken_copy(tmp_path, first, {"aliases": ["old-name"]})
+    with pytest.raises(KBError, match=rf"{first}\.yaml: aliases: write kb/<alias>\.yaml"):
         load_kb(kb)
 
 

@@ -228,8 +228,8 @@ class Entry(Strict):
     examples: list[NonEmpty] = Field(default_factory=list)
     reproduction: Reproduction
     see_also: list[EntryId] = Field(default_factory=list)
-    # Other ids this family is known by (families.yaml lists some messages under two ids): the
-    # answer is this entry; `diagnoser show <alias>` and `--json` ("aliases") say so.
+    # Other ids this family is known by, each from its own kb/<alias>.yaml (see Alias): load_kb
+    # fills this in; `diagnoser show <alias>` and `--json` ("aliases") say so.
     aliases: list[EntryId] = Field(default_factory=list)
 
     @field_validator("group")
@@ -255,6 +255,15 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
     return path or "(top level)"
 
 
+class Alias(Strict):
+    """kb/<id>.yaml for an id that names another entry's family: families.yaml lists a few
+    messages under two ids (ctc-log-probs-layout is ctc-input-layout's message word for word).
+    One file per id, so every family has its file; the answer is the entry it is the same as."""
+
+    id: EntryId
+    same_as: EntryId
+
+
 # libyaml's loader when PyYAML was built with it (14x faster on kb/, the same data), else the
 # pure-Python one; both are the safe loaders: no Python object is ever built from a tag.
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -262,6 +271,13 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 def load_entry(path: Path) -> Entry:
     """Read and validate one kb/<id>.yaml; any problem raises KBError naming file and field."""
+    entry = _load(path)
+    if not isinstance(entry, Entry):
+        raise KBError(f"{path}: same_as: an alias file, not an entry ({entry.same_as!r} is)")
+    return entry
+
+
+def _load(path: Path) -> Entry | Alias:
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except (OSError, UnicodeDecodeError) as e:
@@ -272,16 +288,19 @@ def load_entry(path: Path) -> Entry:
         raise KBError(f"{path}: not valid YAML{at}: {getattr(e, 'problem', e)}") from None
     if not isinstance(data, dict):
         raise KBError(f"{path}: expected a mapping of fields, got {type(data).__name__}")
+    if "aliases" in data:
+        raise KBError(f"{path}: aliases: write kb/<alias>.yaml with `same_as: {path.stem}` instead")
+    model: type[Entry | Alias] = Alias if "same_as" in data else Entry
     try:
-        entry = Entry.model_validate(data)
+        found = model.model_validate(data)
     except ValidationError as e:
         first = e.errors()[0]
         more = f" (and {e.error_count() - 1} more)" if e.error_count() > 1 else ""
         msg = first["msg"].removeprefix("Value error, ")
         raise KBError(f"{path}: {_field_path(first['loc'])}: {msg}{more}") from None
-    if entry.id != path.stem:
-        raise KBError(f"{path}: id: {entry.id!r} must match the file name {path.stem!r}")
-    return entry
+    if found.id != path.stem:
+        raise KBError(f"{path}: id: {found.id!r} must match the file name {path.stem!r}")
+    return found
 
 
 def load_kb(kb_dirs: Path | Sequence[Path]) -> list[Entry]:
@@ -308,20 +327,26 @@ _LOADED: dict[tuple[tuple[str, int, int], ...], list[Entry]] = {}
 
 
 def _validated(files: list[Path]) -> list[Entry]:
-    entries = [load_entry(f) for f in files]
+    loaded = [_load(f) for f in files]
     seen: dict[str, Path] = {}
-    for path, entry in zip(files, entries, strict=True):
-        if entry.id in seen:
-            raise KBError(f"{path}: id: {entry.id!r} is already {seen[entry.id]}'s")
-        seen[entry.id] = path
-    ids = {e.id for e in entries}
-    seen_aliases: dict[str, Path] = {}
-    for path, entry in zip(files, entries, strict=True):
-        for i, alias in enumerate(entry.aliases):
-            if alias in ids or alias in seen_aliases:
-                owner = seen_aliases.get(alias, seen.get(alias))
-                raise KBError(f"{path}: aliases[{i}]: {alias!r} is already {owner}'s")
-            seen_aliases[alias] = path
+    for path, item in zip(files, loaded, strict=True):
+        if item.id in seen:
+            raise KBError(f"{path}: id: {item.id!r} is already {seen[item.id]}'s")
+        seen[item.id] = path
+    pairs = [(p, e) for p, e in zip(files, loaded, strict=True) if isinstance(e, Entry)]
+    ids = {e.id for _p, e in pairs}
+    aliases: dict[str, list[str]] = {}
+    for path, item in zip(files, loaded, strict=True):
+        if isinstance(item, Alias):
+            if item.same_as not in ids:
+                raise KBError(f"{path}: same_as: no entry with id {item.same_as!r}")
+            aliases.setdefault(item.same_as, []).append(item.id)
+    pairs = [
+        (p, e.model_copy(update={"aliases": aliases[e.id]}) if e.id in aliases else e)
+        for p, e in pairs
+    ]
+    files = [p for p, _e in pairs]
+    entries = [e for _p, e in pairs]
     ranked: dict[int, Path] = {}
     for path, entry in zip(files, entries, strict=True):
         if entry.rank is not None:
