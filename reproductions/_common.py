@@ -15,8 +15,11 @@ that reason. A script that needs numpy (the `torch` extra installs it) imports i
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 NEEDS = 77
 
@@ -40,3 +43,41 @@ def not_installed(package: str, extra: str) -> NoReturn:
         f"this reproduction needs {package}, which is not installed: pip install {package} "
         f"(in a clone of torch-diagnoser: pip install '.[{extra}]')"
     )
+
+
+def run_on_two_ranks(train: Callable[[int, int, bool], None], fixed: bool) -> None:
+    """Run `train(rank, world, fixed)` in two processes joined by a gloo process group on this
+    machine's CPU (the DDP reproductions). torch is imported here, not at the top: the scripts
+    that need no torch import this module too."""
+    import torch.multiprocessing as mp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    mp.spawn(_rank, args=(train, 2, port, fixed), nprocs=2)
+    sys.stdout.flush()
+
+
+def _rank(
+    rank: int, train: Callable[[int, int, bool], None], world: int, port: int, fixed: bool
+) -> None:
+    import torch.distributed as dist
+
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    train(rank, world, fixed)
+    dist.barrier()  # every rank done before any closes its connections (gloo aborts otherwise)
+    dist.destroy_process_group()
+
+
+def print_sums_per_rank(weight: Any, rank: int, world: int, what: str) -> None:
+    """Rank 0 prints the sum of `weight` on every rank: equal replicas give equal sums."""
+    import torch
+    import torch.distributed as dist
+
+    total = weight.detach().double().sum().reshape(1)
+    sums = [torch.zeros(1, dtype=torch.float64) for _ in range(world)]
+    dist.all_gather(sums, total)
+    if rank == 0:
+        values = ", ".join(f"{float(s):.6f}" for s in sums)
+        print(f"sum of {what} on each rank: {values}")

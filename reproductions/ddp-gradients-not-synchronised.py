@@ -10,21 +10,13 @@ gradient across the ranks before each sampled optimizer step.
 `--fixed` calls `ddp_model(x)`: the gradients are averaged and the replicas stay equal.
 """
 
-import os
-import socket
-import sys
-
 import torch
-import torch.distributed as dist
-import torch.multiprocessing as mp
-from _common import fixed_flag
+from _common import fixed_flag, print_sums_per_rank, run_on_two_ranks
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel
 
 
-def train(rank: int, world: int, port: int, fixed: bool) -> None:
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-    dist.init_process_group("gloo", rank=rank, world_size=world)
+def train(rank: int, world: int, fixed: bool) -> None:
     try:
         import diagnoser
     except ImportError:
@@ -45,24 +37,9 @@ def train(rank: int, world: int, port: int, fixed: bool) -> None:
         optimizer.step()
     if watch is not None:
         watch.detach()
-    weight = ddp_model.module[0].weight.detach()
-    total = weight.double().sum().reshape(1)
-    sums = [torch.zeros(1, dtype=torch.float64) for _ in range(world)]
-    dist.all_gather(sums, total)
-    if rank == 0:
-        values = ", ".join(f"{float(s):.6f}" for s in sums)
-        print(f"sum of the first layer's weights on each rank after 3 steps: {values}")
-    dist.barrier()  # every rank done before any closes its connections (gloo aborts otherwise)
-    dist.destroy_process_group()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    first = ddp_model.module[0].weight
+    print_sums_per_rank(first, rank, world, "the first layer's weights after 3 steps")
 
 
 if __name__ == "__main__":
-    fixed = fixed_flag(__doc__)
-    mp.spawn(train, args=(2, free_port(), fixed), nprocs=2)
-    sys.stdout.flush()
+    run_on_two_ranks(train, fixed_flag(__doc__))
