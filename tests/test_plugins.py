@@ -160,3 +160,22 @@ def test_files_written_in_the_working_directory_do_not_make_it_look_again(tmp_pa
     (work / "myteam-0.1.dist-info").mkdir()
     cli("list", env=env, cwd=work)
     assert kept.stat().st_mtime_ns != before
+
+
+def test_a_huge_working_directory_is_not_listed_at_every_start(tmp_path: Path) -> None:
+    """A folder of tens of thousands of files (a dataset) would be listed in full at each start:
+    past the first 2,000 names its modification time stands in, so a new file there makes the
+    next start look for plugins again, and the list kept then serves until it changes."""
+    from diagnoser.knowledge import plugins
+
+    work = tmp_path / "images"
+    work.mkdir()
+    for i in range(plugins._SCAN_LIMIT + 1):
+        (work / f"{i:05d}.png").touch()
+    assert plugins._distributions(str(work)) == work.stat().st_mtime_ns
+    (work / "myteam-0.1.dist-info").mkdir()
+    assert plugins._distributions(str(work)) == work.stat().st_mtime_ns  # changed with the folder
+    small = tmp_path / "project"
+    small.mkdir()
+    (small / "myteam-0.1.dist-info").mkdir()
+    assert plugins._distributions(str(small)) == ["myteam-0.1.dist-info"]
