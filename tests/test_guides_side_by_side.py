@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import math
 import random
+import warnings
 from contextlib import redirect_stdout
 from typing import Any
 
@@ -347,3 +348,157 @@ def test_exploding_activations_the_guides_logger_shows_trace_locates() -> None:
     # nan once one element is), and the first bad layer marked in the table
     assert first.stats is not None and first.stats.nonfinite > 0
     assert "← first NaN/Inf" in t.table("en") and "← 首个 NaN/Inf" in t.table("zh")
+
+
+# --- The overfit test -------------------------------------------------------------------------
+
+
+# The guide's overfitting test: seed 003, 3.1.2 debug_convergence step 4 过拟合测试 (copied as
+# written; returns the losses it prints). It needs the model to carry `init_args` and trains a
+# fresh copy on five batches of four with its own optimizer at lr 0.01.
+def _guide_overfitting_test(
+    model: nn.Module, train_loader: Any, optimizer: Any, device: str
+) -> list[float]:
+    from torch.utils.data import DataLoader
+
+    losses = []
+    small_loader = DataLoader(train_loader.dataset, batch_size=4, shuffle=True)
+    model_copy = type(model)(**model.init_args).to(device)
+    optimizer_copy = type(optimizer)(model_copy.parameters(), lr=0.01)
+    for i, (data, target) in enumerate(small_loader):
+        data, target = data.to(device), target.to(device)
+        optimizer_copy.zero_grad()
+        output = model_copy(data)
+        loss = nn.CrossEntropyLoss()(output, target)
+        loss.backward()
+        optimizer_copy.step()
+        losses.append(loss.item())  # print(f"Batch {i}: Loss = {loss.item():.4f}")
+        if i >= 4:
+            break
+    return losses
+
+
+class _Classifier(nn.Module):
+    def __init__(self, dead_relu: bool = False) -> None:
+        super().__init__()
+        self.init_args = {"dead_relu": dead_relu}  # what the guide's test needs
+        self.fc1, self.fc2 = nn.Linear(10, 64), nn.Linear(64, 4)
+        if dead_relu:  # a bias initialised wrongly: every hidden unit is dead
+            nn.init.constant_(self.fc1.bias, -100.0)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc2(torch.relu(self.fc1(x)))
+
+
+def _learnable_loader() -> Any:
+    from torch.utils.data import DataLoader, TensorDataset
+
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(256, 10, generator=g)
+    return DataLoader(TensorDataset(x, x[:, :4].argmax(1)), batch_size=32, shuffle=True)
+
+
+def _guide_sees_it_fall(losses: list[float]) -> bool:
+    return losses[-1] <= 0.9 * losses[0]  # the reading a person makes of the five losses
+
+
+def test_a_model_that_cannot_learn_both_overfit_tests_flag() -> None:
+    from diagnoser import overfit_one_batch
+
+    loader = _learnable_loader()
+    for seed in range(5):
+        torch.manual_seed(seed)
+        model = _Classifier(dead_relu=True)
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        assert not _guide_sees_it_fall(_guide_overfitting_test(model, loader, opt, "cpu"))
+        ours = overfit_one_batch(model, next(iter(loader)), nn.CrossEntropyLoss(), opt)
+        assert not ours.fell and "did not fall" in str(ours)
+
+
+def test_a_healthy_model_the_guides_five_steps_can_flag_ours_does_not() -> None:
+    from diagnoser import overfit_one_batch
+
+    loader = _learnable_loader()
+    guide, ours = [], []
+    for seed in range(5):
+        torch.manual_seed(seed)
+        model = _Classifier()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        guide.append(_guide_sees_it_fall(_guide_overfitting_test(model, loader, opt, "cpu")))
+        torch.manual_seed(seed)
+        model = _Classifier()
+        opt = torch.optim.Adam(model.parameters(), lr=1e-2)
+        ours.append(overfit_one_batch(model, next(iter(loader)), nn.CrossEntropyLoss(), opt).fell)
+    # five steps on five different batches are noise: the guide's loss often does not fall on a
+    # model that is fine. Ours trains 50 steps on one batch, which a working set-up memorises.
+    assert not all(guide)
+    assert all(ours)
+
+
+def test_an_optimizer_over_another_models_parameters_only_ours_flags() -> None:
+    from diagnoser import overfit_one_batch
+
+    loader = _learnable_loader()
+    torch.manual_seed(0)
+    old = _Classifier()
+    opt = torch.optim.Adam(old.parameters(), lr=1e-2)  # built before the model was made again
+    model = _Classifier()
+    # the guide's test builds its own optimizer over a fresh copy (type(optimizer)(...)), so
+    # the user's optimizer, the bug here, is never run by it: nothing to compare against
+    ours = overfit_one_batch(model, next(iter(loader)), nn.CrossEntropyLoss(), opt)
+    assert not ours.fell
+
+
+# --- The learning-rate finder -----------------------------------------------------------------
+
+
+# The guide's learning-rate test: seed 003, 3.3.1 debug_image_classification step 5 学习率测试
+# (copied as written; returns the rates it prints). It lists OneCycleLR's schedule and never looks
+# at a loss, so the model and data are not among its inputs.
+def _guide_lr_test(model: nn.Module) -> list[float]:
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.1)
+    scheduler = torch.optim.lr_scheduler.OneCycleLR(
+        optimizer, max_lr=0.1, steps_per_epoch=10, epochs=5
+    )
+    lrs = []
+    for _epoch in range(5):
+        for _step in range(10):
+            scheduler.step()
+            lrs.append(scheduler.get_last_lr()[0])
+    return lrs
+
+
+def test_lr_find_stays_under_the_rate_where_sgd_provably_diverges() -> None:
+    from diagnoser import lr_find
+
+    # least squares: plain SGD diverges above 2 / (the largest eigenvalue of the loss's Hessian)
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(256, 8, generator=g) * torch.tensor([10.0, 1, 1, 1, 1, 1, 1, 1])
+    y = x @ torch.randn(8, 1, generator=g)
+    limit = 2 / float(torch.linalg.eigvalsh(2 * x.T @ x / len(x)).max())
+    batches = [(x[i : i + 64], y[i : i + 64]) for i in range(0, len(x), 64)]
+    torch.manual_seed(0)
+    model = nn.Linear(8, 1, bias=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "scheduler.step() before optimizer.step()": the guide's
+        guide = _guide_lr_test(nn.Linear(8, 1, bias=False))
+    assert max(guide) > limit  # the schedule it shows would diverge on this problem
+    found = lr_find(model, batches, nn.MSELoss(), torch.optim.SGD(model.parameters(), lr=0.1))
+    assert found.suggestion is not None and limit / 100 < found.suggestion < limit
+    # ours stops where the loss blew up: within half a decade above the limit
+    assert limit < found.lrs[-1] < 3 * limit
+
+    def trained(lr: float) -> float:
+        m = nn.Linear(8, 1, bias=False)
+        m.load_state_dict(model.state_dict())
+        opt = torch.optim.SGD(m.parameters(), lr=lr)
+        for _ in range(50):
+            opt.zero_grad()
+            nn.functional.mse_loss(m(x), y).backward()
+            opt.step()
+        return float(nn.functional.mse_loss(m(x), y).detach())
+
+    with torch.no_grad():
+        start = float(nn.functional.mse_loss(model(x), y))
+    assert trained(found.suggestion) < start / 5  # the suggestion trains
+    assert not trained(max(guide)) < start  # the top of the guide's schedule does not
