@@ -426,7 +426,9 @@ def _workers_loading(ctx: Context, cls: ast.ClassDef, loaders: list[ast.Call]) -
     """The num_workers of a loader of this file that starts workers and may get this class's
     instances: its dataset is one, or one this file cannot tell (built elsewhere, wrapped in a
     Subset). Not a loader whose dataset is built by another class of this file or torchvision.
-    A loader without num_workers, or with 0, loads in the main process: no copy, no finding."""
+    A loader without num_workers, or with 0, loads in the main process: no copy, no finding. A
+    num_workers this file cannot evaluate (`args.workers`) counts: a script that takes the
+    number is run with workers, and any number from 1 up repeats the stream (every epoch)."""
     others = {c.name for c in ctx.classes if c is not cls}
     for call in loaders:
         workers = _workers(call)
