@@ -14,12 +14,12 @@ torch = pytest.importorskip("torch")
 nn = torch.nn
 
 from diagnoser import trace  # noqa: E402
-from tests.models.nanogpt import GPT, GPTConfig  # noqa: E402
+from tests.data.nanogpt.model import GPT, GPTConfig  # noqa: E402
 
 
 def _gpt() -> GPT:
     torch.manual_seed(0)
-    return GPT(GPTConfig())
+    return GPT(GPTConfig(block_size=16, vocab_size=50, n_layer=2, n_head=2, n_embd=16, dropout=0.1))
 
 
 def _hooks(model: nn.Module) -> int:

@@ -1,12 +1,13 @@
 """Rules on the input pipeline: DataLoader workers started at import time, worker functions that
-cannot be pickled, transform classes passed where instances are expected."""
+cannot be pickled, transform classes passed where instances are expected, a Dataset's own random
+generator copied into every worker."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
 
-from .context import FUNCTIONS, SCOPES, Context, keyword
+from .context import FUNCTIONS, SCOPES, Context, keyword, name_of
 from .rule import Hit, rule
 
 DATALOADER = frozenset(
@@ -284,3 +285,222 @@ def transform_class_not_instance(ctx: Context) -> Iterator[Hit]:
         for item in items:
             if _transform_class(ctx, item):
                 yield Hit(item)
+
+
+# Generators that carry their own state. torch seeds only its own default generator, `random`'s
+# and numpy's global one in each worker (torch/utils/data/_utils/worker.py, since torch 1.9); an
+# object of these classes is copied into the worker with the state it had.
+_GENERATORS = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+        "torch.Generator",
+    }
+)
+# methods that set a generator's state rather than draw from it
+_RESEEDS = frozenset(
+    {"seed", "manual_seed", "set_state", "setstate", "__setstate__", "bit_generator"}
+)
+_DRAWS_IN = ("__getitem__", "__getitems__", "__iter__")  # what runs in the workers
+
+
+def _generator(ctx: Context, value: ast.expr) -> bool:
+    """`np.random.default_rng(seed)`, `random.Random(0)`, `torch.Generator().manual_seed(0)`."""
+    if not isinstance(value, ast.Call):
+        return False
+    f = value.func
+    if isinstance(f, ast.Attribute) and f.attr == "manual_seed" and isinstance(f.value, ast.Call):
+        return ctx.qualname(f.value.func) == "torch.Generator"
+    return ctx.qualname(f) in _GENERATORS
+
+
+@rule(
+    "TD023",
+    "dataset-generator-copied-to-workers",
+    "workers-same-augmentation",
+    message={
+        "en": "`{code}` is made once in `__init__` and drawn from in `{method}`; with "
+        "`num_workers={workers}` every DataLoader worker gets a copy in the same state, so the "
+        "workers draw the same random numbers (and, without `persistent_workers=True`, the same "
+        "again every epoch)",
+        "zh": "`{code}` 只在 `__init__` 里创建一次，却在 `{method}` 里取随机数；"
+        "`num_workers={workers}` 时每个 DataLoader worker 拿到的都是同一状态的拷贝，"
+        "各 worker 抽到的随机数一模一样（没有 `persistent_workers=True` 时，每个 epoch 还都重复）",
+    },
+    why={
+        "en": "With `num_workers > 0` each worker process gets its own copy of the Dataset. torch "
+        "seeds its own generator, Python's `random` and numpy's global generator differently in "
+        "each worker (since torch 1.9), so `torch.rand`, `random.random()` and `np.random.rand()` "
+        "in `__getitem__` are fine. A generator object the Dataset makes in `__init__` "
+        "(`np.random.default_rng(seed)`, `np.random.RandomState(seed)`, `random.Random(seed)`, "
+        "`torch.Generator().manual_seed(seed)`) is copied as it is, under fork and spawn alike: "
+        "every worker draws the same sequence, so sample 0 of each worker gets the same crop, "
+        "flip or noise. The main process never draws from it, so workers started anew each epoch "
+        "(the default, without `persistent_workers=True`) repeat the same numbers every epoch, "
+        "even with one worker. Nothing fails; training sees far fewer distinct "
+        "augmentations.",
+        "zh": "`num_workers > 0` 时，每个 worker 进程都拿到一份 Dataset 的拷贝。"
+        "torch 在每个 worker 里给自己的生成器、Python 的 `random` 和 numpy 的全局生成器"
+        "设了不同的种子（torch 1.9 起），"
+        "所以在 `__getitem__` 里用 `torch.rand`、`random.random()`、`np.random.rand()` 没问题。"
+        "但 Dataset 在 `__init__` 里创建的生成器对象（`np.random.default_rng(seed)`、"
+        "`np.random.RandomState(seed)`、`random.Random(seed)`、"
+        "`torch.Generator().manual_seed(seed)`）会原样拷贝过去，fork 和 spawn 都一样："
+        "每个 worker 抽到同一串随机数，各 worker 的第 0 个样本得到同样的裁剪、翻转或噪声。"
+        "主进程从不从它取数，所以每个 epoch 重新启动的 worker（默认如此，除非 "
+        "`persistent_workers=True`）每轮都重复同样的随机数，只有一个 worker 也一样。"
+        "不会报错，只是模型见到的不同增强少得多。",
+    },
+    fix={
+        "en": "Re-create the generator in each worker from the seed torch gives it, with a "
+        "`worker_init_fn`: `info = torch.utils.data.get_worker_info(); info.dataset.rng = "
+        "np.random.default_rng(info.seed)`. Or draw from torch's generator (`torch.rand`, "
+        "`torch.randint`), which torch seeds per worker.",
+        "zh": "用 `worker_init_fn` 在每个 worker 里按 torch 给的种子重新创建生成器："
+        "`info = torch.utils.data.get_worker_info(); info.dataset.rng = "
+        "np.random.default_rng(info.seed)`。或者改用 torch 的生成器（`torch.rand`、"
+        "`torch.randint`），torch 会给每个 worker 设不同的种子。",
+    },
+    bad="""
+import numpy as np
+
+
+class Noisy(torch.utils.data.Dataset):
+    def __init__(self, x):
+        self.x = x
+        self.rng = np.random.default_rng(0)
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i] + self.rng.normal(size=self.x[i].shape)
+
+
+loader = DataLoader(Noisy(x), batch_size=32, num_workers=4)
+""",
+    good="""
+import numpy as np
+
+
+class Noisy(torch.utils.data.Dataset):
+    def __init__(self, x):
+        self.x = x
+        self.rng = np.random.default_rng(0)
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i] + self.rng.normal(size=self.x[i].shape)
+
+
+def seed_worker(worker_id):
+    info = torch.utils.data.get_worker_info()
+    info.dataset.rng = np.random.default_rng(info.seed)
+
+
+loader = DataLoader(Noisy(x), batch_size=32, num_workers=4, worker_init_fn=seed_worker)
+""",
+)
+def dataset_generator_copied_to_workers(ctx: Context) -> Iterator[Hit]:
+    loaders = [c for c in ctx.calls if ctx.qualname(c.func) in DATALOADER]
+    # a worker_init_fn anywhere in the file may re-seed the generator: stay quiet
+    if any(_given(keyword(c, "worker_init_fn")) for c in loaders):
+        return
+    for cls in ctx.classes:
+        workers = _workers_loading(ctx, cls, loaders)
+        if workers is not None:
+            for hit in _copied_generators(ctx, cls):
+                hit.values["workers"] = ctx.snippet(workers)
+                yield hit
+
+
+def _given(value: ast.expr | None) -> bool:
+    return value is not None and not (isinstance(value, ast.Constant) and value.value is None)
+
+
+def _workers_loading(ctx: Context, cls: ast.ClassDef, loaders: list[ast.Call]) -> ast.expr | None:
+    """The num_workers of a loader of this file that starts workers and may get this class's
+    instances: its dataset is one, or one this file cannot tell (built elsewhere, wrapped in a
+    Subset). Not a loader whose dataset is built by another class of this file or torchvision.
+    A loader without num_workers, or with 0, loads in the main process: no copy, no finding. A
+    num_workers this file cannot evaluate (`args.workers`) counts: a script that takes the
+    number is run with workers, and any number from 1 up repeats the stream (every epoch)."""
+    others = {c.name for c in ctx.classes if c is not cls}
+    for call in loaders:
+        workers = _workers(call)
+        data = call.args[0] if call.args else keyword(call, "dataset")
+        if workers is None or data is None:
+            continue
+        value = ctx.value_of(data) if isinstance(data, ast.Name) else data
+        if isinstance(value, ast.Call):
+            built = ctx.qualname(value.func) or ""
+            if built.rsplit(".", 1)[-1] in others or built.startswith("torchvision.datasets."):
+                continue
+        return workers
+    return None
+
+
+def _copied_generators(ctx: Context, cls: ast.ClassDef) -> Iterator[Hit]:
+    methods = {f.name: f for f in cls.body if isinstance(f, FUNCTIONS)}
+    init = methods.get("__init__")
+    drawing = [methods[m] for m in _DRAWS_IN if m in methods]
+    if init is None or not drawing:
+        return
+    made: dict[str, ast.Assign] = {}
+    for node in ctx.walk_local(init.body):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = name_of(node.targets[0]) or ""
+            value = node.value
+            if isinstance(value, ast.Name):
+                value = ctx.reaching(value) or value  # rng = default_rng(s); self.rng = rng
+            if target.startswith("self.") and _generator(ctx, value):
+                made[target[5:]] = node
+    for attr, assign in made.items():
+        if _set_elsewhere(ctx, cls, init, attr):
+            continue
+        for method in drawing:
+            if _draws(ctx, method, attr):
+                yield Hit(assign, {"method": method.name})
+                break
+
+
+def _set_elsewhere(ctx: Context, cls: ast.ClassDef, init: ast.AST, attr: str) -> bool:
+    """The generator is re-made or re-seeded outside __init__: by another method of the class
+    (a reseed or set_epoch the user may call in each worker) or from outside it (`ds.rng = ...`
+    in a worker_init_fn of another file)."""
+    for node in ast.walk(ctx.tree):
+        if not isinstance(node, ast.Attribute) or node.attr != attr:
+            continue
+        if any(a is init for a in ctx.ancestors(node)):
+            continue
+        on_self = isinstance(node.value, ast.Name) and node.value.id == "self"
+        if on_self and not any(a is cls for a in ctx.ancestors(node)):
+            continue  # another class's attribute of the same name
+        parent = ctx.parents.get(node)
+        reseeded = isinstance(parent, ast.Attribute) and parent.attr in _RESEEDS
+        if isinstance(node.ctx, ast.Store) or reseeded:
+            return True
+    return False
+
+
+def _draws(ctx: Context, method: ast.AST, attr: str) -> bool:
+    """`self.<attr>.<a draw>(...)` or `self.<attr>` passed to a call (`generator=self.g`), in
+    the method or the methods of the class it calls."""
+    for node in ctx.walk_calls_into([method], depth=2):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        if (
+            isinstance(f, ast.Attribute)
+            and name_of(f.value) == f"self.{attr}"
+            and f.attr not in _RESEEDS
+        ):
+            return True
+        args = [*node.args, *(k.value for k in node.keywords)]
+        if any(name_of(a) == f"self.{attr}" for a in args):
+            return True
+    return False

@@ -72,17 +72,22 @@ def trace(
     file: TextIO | None = sys.stdout,
     lang: str | None = None,
 ) -> Trace:
-    """Run `model` once on `batch` and print a table, a row per leaf layer and one for the
-    model's output: output shapes, dtype, device, mean, std, min, max, fraction of zeros,
-    NaN/Inf count, parameters. A dict batch is passed as keyword arguments (Hugging Face
-    models), a tuple or list as positional arguments, anything else as the one argument.
+    """Run `model` once on `batch` and print a table, a row per module that runs, in the
+    order they return (a block after its layers; not a Sequential, whose output is its last
+    layer's), and one for the model's output: output shapes, dtype, device, mean, std, min,
+    max, fraction of zeros, NaN/Inf count, parameters. A dict batch is passed as keyword
+    arguments (Hugging Face models), a tuple or list as positional arguments, anything else as
+    the one argument.
     Returns the table as data (`Trace.rows`); `file=None` prints nothing. The model's mode,
     parameters, buffers and the random state are what they were before."""
     recorder = Recorder(model)
     handles = []
     for module in model.modules():
-        leaf = not any(True for _ in module.children())
-        if leaf or module is model or any(True for _ in module.parameters(recurse=False)):
+        # every module that is called, as the guide's ActivationLogger: a block's own forward
+        # (nanoGPT's x + attn(ln(x))) makes values no layer inside it outputs, and an activation
+        # that explodes in the residual stream shows only there. A Sequential's output is its
+        # last layer's, a row already.
+        if module is model or not isinstance(module, nn.Sequential):
             handles.append(module.register_forward_hook(recorder.hook))
     saved = _Saved(model)
     try:
