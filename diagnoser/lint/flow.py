@@ -25,9 +25,9 @@ _MODE_FREE_LAYERS = frozenset(
      "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "ReLU", "ReLU6", "LeakyReLU",
      "PReLU", "ELU", "SELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh", "Softmax", "LogSoftmax",
      "Softplus", "Hardtanh", "Hardswish", "LayerNorm", "GroupNorm", "Upsample", "PixelShuffle",
-     "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "Sequential", "ModuleList", "ModuleDict",
-     "Parameter", "ParameterList")
+     "ZeroPad2d", "ConstantPad2d", "ReflectionPad2d", "Parameter", "ParameterList")
 )  # fmt: skip
+_CONTAINERS = frozenset(("Sequential", "ModuleList", "ModuleDict"))
 _RNNS = frozenset(("LSTM", "GRU", "RNN"))
 _HARMLESS_BUILTINS = frozenset(
     ("super", "int", "float", "len", "range", "list", "tuple", "dict", "print", "zip", "enumerate",
@@ -248,6 +248,9 @@ class Flow:
                 return self.outputs(func.value, depth + 1)
         if q is not None and q.startswith("torch."):
             return {"other"}
+        if isinstance(func, ast.Name) and func.id == "self":  # self(x) in a LightningModule
+            cls = next((a for a in ctx.ancestors(node) if isinstance(a, ast.ClassDef)), None)
+            return {"unknown"} if cls is None else self._forward_outputs(cls, depth + 1)
         built = self.constructors(func)
         if built is None:
             return {"unknown"}
@@ -280,6 +283,10 @@ class Flow:
         cls = self.local_class(q) if isinstance(ctor.func, ast.Name) else None
         if cls is None:
             return {"unknown"}
+        return self._forward_outputs(cls, depth)
+
+    def _forward_outputs(self, cls: ast.ClassDef, depth: int) -> set[str]:
+        """What the `forward` of a module class of this file returns last."""
         forward = next(
             (s for s in cls.body if isinstance(s, FUNCTIONS) and s.name == "forward"), None
         )
@@ -365,6 +372,11 @@ class Flow:
             layer = q[len(NN) :]
             if layer in _RNNS:  # dropout between stacked layers only in train mode
                 return not any(k.arg == "dropout" for k in call.keywords) and len(call.args) < 6
+            if layer in _CONTAINERS:  # mode-free when what it holds is
+                return depth < _DEPTH and all(
+                    self._mode_free_part(a, depth + 1)
+                    for a in [*call.args, *(k.value for k in call.keywords)]
+                )
             return layer in _MODE_FREE_LAYERS
         if isinstance(call.func, ast.Name):
             cls = self.local_class(call.func.id)
@@ -387,6 +399,21 @@ class Flow:
             and root.id not in self.ctx.aliases
             and (root.id not in CONVENTIONS)
         )
+
+    def _mode_free_part(self, node: ast.expr, depth: int) -> bool:
+        """A container's argument: a layer, a list or dict of layers, or a name built as one."""
+        if isinstance(node, ast.Call):
+            return self._mode_free_call(node, depth)
+        if isinstance(node, ast.List | ast.Tuple):
+            return all(self._mode_free_part(e, depth + 1) for e in node.elts)
+        if isinstance(node, ast.Dict):
+            return all(self._mode_free_part(v, depth + 1) for v in node.values)
+        if isinstance(node, ast.Starred):
+            return self._mode_free_part(node.value, depth + 1)
+        built = self.constructors(node)
+        if not built:
+            return False
+        return all(self._mode_free_call(c, depth + 1) for c in built)
 
     def _mode_free_class(self, cls: ast.ClassDef, depth: int) -> bool:
         if any(

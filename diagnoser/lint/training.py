@@ -545,7 +545,7 @@ def training_after_eval(ctx: Context) -> Iterator[Hit]:
             continue
         switches = [c for n in nodes if (c := method_call(n, "eval", "train")) is not None]
         trained = {
-            name_of(receiver(c))
+            _module_name(receiver(c))
             for c in switches
             if c.func.attr == "train" and not _false_arg(c)  # type: ignore[attr-defined]
         }
@@ -554,8 +554,50 @@ def training_after_eval(ctx: Context) -> Iterator[Hit]:
             if not to_eval or (call.func.attr == "eval" and call.args):  # type: ignore[attr-defined]
                 continue
             model = name_of(receiver(call))
-            if model in models and model not in trained and not _mode_free(ctx, call):
+            if model not in models or _mode_free(ctx, call):
+                continue
+            if model not in trained or _eval_mid_epoch(ctx, call, loop, model):
                 yield Hit(call, {"model": model})
+
+
+def _eval_mid_epoch(ctx: Context, call: ast.Call, outer: ast.AST, model: str | None) -> bool:
+    """eval() inside the loop over batches, whose body trains, while train() is called only
+    outside that loop (at the top of the epoch): every batch after the first evaluation trains
+    in eval mode. Not for an evaluation under a test on `len(...)`, the epoch's last batch."""
+    inner = _innermost_loop(ctx, call)
+    if inner is None or inner is outer:
+        return False
+    body = list(ctx.walk_local(inner.body))  # type: ignore[attr-defined]
+    if not any(is_backward(ctx, n) for n in body):
+        return False
+    for n in body:
+        c = method_call(n, "train")
+        if c is not None and not _false_arg(c) and _module_name(receiver(c)) == model:
+            return False
+    for a in ctx.ancestors(call):
+        if a is inner:
+            break
+        if isinstance(a, ast.If) and any(_last_batch_test(n) for n in ast.walk(a.test)):
+            return False
+    return True
+
+
+def _module_name(node: ast.AST) -> str | None:
+    """`model` for `model`, `model.to(device)`, `model.cuda()`: the module a chain returns."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        if node.func.attr not in ("to", "cpu", "cuda", "float", "half", "double", "train", "eval"):
+            return None
+        node = node.func.value
+    return name_of(node)
+
+
+def _last_batch_test(node: ast.AST) -> bool:
+    """`i == len(loader) - 1`, `step + 1 >= len(train_loader)`: the epoch's last batch."""
+    return (
+        isinstance(node, ast.Compare)
+        and any(isinstance(op, ast.Eq | ast.GtE) for op in node.ops)
+        and "len(" in ast.unparse(node)
+    )
 
 
 def _mode_free(ctx: Context, call: ast.Call) -> bool:
