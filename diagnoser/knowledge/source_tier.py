@@ -85,6 +85,9 @@ class Site:
     docs: str
     graph_break: str  # dynamo's graph-break id (GB0123) and its page, when it is one
     literal: int  # how many characters of the message the template's own text accounts for
+    # the message itself names this file and line ("at /pytorch/aten/src/TH/THTensor.cpp:299",
+    # "Exception raised from f at ..."): not looked up, read
+    named: bool = False
 
     @property
     def version(self) -> str:
@@ -205,10 +208,15 @@ def _in_order(pieces: list[str], text: str) -> int:
     opens with a literal must match at a word's start."""
     pos = literal = 0
     first = True
-    for p in pieces:
+    last = max((k for k, p in enumerate(pieces) if p), default=-1)
+    for k, p in enumerate(pieces):
         if not p:
             continue
         at = text.find(p, pos)
+        if at < 0 and k == last and len(p) > 1 and p.endswith("."):
+            # a message quoted in a sentence loses its final full stop
+            p = p[:-1]
+            at = text.find(p, pos)
         if at < 0 or (not first and at - pos > _MAX_GAP):
             return -1
         if first and pieces[0] and at and text[at - 1].isalnum() and p[0].isalnum():
@@ -262,38 +270,38 @@ _BUILTIN = frozenset(
         "ImportError",
     ]
 )
+# Python that re-implements ATen's checks for tracing: eager raises from ATen
+_TRACING = frozenset(
+    ["_prims_common", "_prims", "_refs", "_meta_registrations", "_decomp", "_subclasses"]
+)
 # the parts of a path that mark a special implementation (a backend, a layout, a tracer's copy)
-_SPECIAL = frozenset(
-    [
-        "nested",
-        "sparse",
-        "quantized",
-        "mkldnn",
-        "cuda",
-        "cudnn",
-        "miopen",
-        "mps",
-        "metal",
-        "vulkan",
-        "xpu",
-        "hip",
-        "xnnpack",
-        "ao",
-        "onnx",
-        "jit",
-        "lazy",
-        "functorch",
-        "_inductor",
-        "_export",
-        "distributed",
-        # Python that re-implements ATen's checks for tracing: eager raises from ATen
-        "_prims_common",
-        "_prims",
-        "_refs",
-        "_meta_registrations",
-        "_decomp",
-        "_subclasses",
-    ]
+_SPECIAL = (
+    frozenset(
+        [
+            "nested",
+            "sparse",
+            "quantized",
+            "mkldnn",
+            "cuda",
+            "cudnn",
+            "miopen",
+            "mps",
+            "metal",
+            "vulkan",
+            "xpu",
+            "hip",
+            "xnnpack",
+            "ao",
+            "onnx",
+            "jit",
+            "lazy",
+            "functorch",
+            "_inductor",
+            "_export",
+            "distributed",
+        ]
+    )
+    | _TRACING
 )
 
 
@@ -321,14 +329,82 @@ def _foreign(exc_type: str | None) -> bool:
     return exc_type.partition(".")[0] not in ("torch", "c10", "builtins")
 
 
+# a path into PyTorch's C/C++ tree and a line, as messages print them: TH's "... at
+# /pytorch/aten/src/TH/generic/THTensor.cpp:299", THC's "THCudaCheck FAIL file=... line=265",
+# c10's "(getOutput at .../torch/csrc/jit/tracer.cpp:208)" (torch 1.x) and "Exception raised
+# from f at .../c10/cuda/CUDAException.cpp:44" (2.x)
+_TREE = r"(?:aten/src|torch/csrc|torch/lib|c10|caffe2)/"
+_SOURCE = r"[^\s\"]*?\.(?:c|cc|cpp|cu|cuh|h|hpp|mm)"
+_NAMED = (
+    compile_cached(rf"Exception raised from (?P<f>\S+) at (?P<path>{_SOURCE}):(?P<line>\d+)"),
+    compile_cached(rf"\((?P<f>[\w:~<>]+) at (?P<path>{_SOURCE}):(?P<line>\d+)\)"),
+    compile_cached(rf"\bfile=(?P<path>{_SOURCE}) line=(?P<line>\d+)"),
+    compile_cached(rf"(?:\bat|\bin) \"?(?P<path>{_SOURCE})\"?:(?P<line>\d+)\b"),
+)
+
+
+def _tree_path(path: str) -> str:
+    """The path inside PyTorch's tree ("aten/src/THC/generic/X.cu" of
+    "/pytorch/aten/src/THC/generated/../generic/X.cu"), or "" when it is not in it."""
+    import posixpath
+
+    path = posixpath.normpath(path.replace("\\", "/"))
+    m = re.search(rf"(?:^|/)({_TREE}.*)", path)
+    return m.group(1) if m else ""
+
+
+def named_site(text: str, exc_type: str | None = None) -> Site | None:
+    """The PyTorch source file and line a message names itself, or None."""
+    for pattern in _NAMED:
+        for m in pattern.finditer(text[:_MAX_MESSAGE]):
+            rel = _tree_path(m.group("path"))
+            if rel:
+                return Site(
+                    type=(exc_type or "").rsplit(".", 1)[-1],
+                    file=rel,
+                    line=int(m.group("line")),
+                    function=m.groupdict().get("f") or "",
+                    op="",
+                    condition="",
+                    versions=(),
+                    current=None,
+                    docs="",
+                    graph_break="",
+                    literal=0,
+                    named=True,
+                )
+    return None
+
+
 def locate(
+    message: str, exc_type: str | None = None, files: tuple[str, ...] = ()
+) -> Location | None:
+    """The message's own file and line when it names one, then the sites of the index."""
+    if not message or _foreign(exc_type):
+        return None
+    found = _lookup(message, exc_type, files)
+    named = named_site(message, exc_type)
+    if named is None:
+        return found
+    if found is None:
+        return Location(message=" ".join(message[:_MAX_MESSAGE].split()), sites=(named,), count=1)
+    sites = (named, *(s for s in found.sites if (s.file, s.line) != (named.file, named.line)))
+    return Location(message=found.message, sites=sites[:MAX_SITES], count=found.count + 1)
+
+
+def _tracing_copy(index: _Index, rec: list[str]) -> bool:
+    """Python that re-implements ATen's checks for tracing (torch/_refs...): eager raises from
+    the C++ site."""
+    parts = index.text(rec[_FIELDS.index("file")]).replace(".", "/").split("/")
+    return not _TRACING.isdisjoint(parts)
+
+
+def _lookup(
     message: str, exc_type: str | None = None, files: tuple[str, ...] = ()
 ) -> Location | None:
     """The PyTorch sites that raise this message, best first, or None. `files`: the traceback's
     frames; a site in one of them (torch/optim/sgd.py of the fifteen optimizers that word a bad
     learning rate alike) comes first."""
-    if not message or _foreign(exc_type):
-        return None
     index = _load()
     if index is None:
         return None
@@ -354,8 +430,11 @@ def locate(
     if not hits:
         return None
     # the templates that account for most of the message: one that words a value as a literal
-    # (a Python copy of a check that spells "A" where the C++ passes the name) is no better
-    most = max(literal for _, literal in hits)
+    # (a Python copy of a check that spells "A" where the C++ passes the name) is no better; a
+    # tracing copy sets no bar for the C++ it copies (its f-string spells more of the message
+    # than the C++ that builds it in pieces)
+    eager = [literal for rec, literal in hits if not _tracing_copy(index, rec)]
+    most = max(eager or [literal for _, literal in hits])
     near = most * _NEAR_TIE
     best = [_site(index, rec, literal) for rec, literal in hits if literal >= near]
     best.sort(key=_rank)

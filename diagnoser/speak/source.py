@@ -33,6 +33,7 @@ def source_report(loc: Location | None) -> SourceReport | None:
                 "current": s.current,
                 "docs": s.docs or None,
                 "graph_break": s.graph_break or None,
+                "named": s.named,
             }
             for s in loc.sites
         ],
@@ -51,7 +52,11 @@ def _code(text: str, markdown: bool) -> str:
 def site_line(s: Site, lang: str, markdown: bool = False) -> str:
     """raised by `embedding` in aten/src/ATen/native/Embedding.cpp:NN (torch 2.6) because
     `indices.scalar_type() == kLong` failed"""
-    where = f"{s.file}:{s.line}"
+    where = f"{s.file}:{s.line}" if s.line else s.file  # a TH string's line is not known
+    if s.named:
+        return t("source_named", lang).format(
+            where=where, function=f" ({_code(s.function, markdown)})" if s.function else ""
+        )
     version = f"torch {s.version}" if s.version else "torch"
     if s.op:
         line = t("source_by_op", lang).format(
