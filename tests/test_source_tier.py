@@ -575,3 +575,23 @@ def test_a_message_that_names_its_source_line_is_located_there() -> None:
 def test_a_path_outside_pytorchs_tree_names_no_site() -> None:
     assert source_tier.named_site("segfault at /home/me/project/src/main.cpp:12") is None
     assert source_tier.named_site("error in /opt/torchvision/csrc/ops/nms.cpp:41") is None
+
+
+@needs_index
+def test_a_message_that_stops_inside_a_template_is_located_by_its_start() -> None:
+    """An older release printed only the start of today's message (checkBackend's "... Backend"
+    without "(while checking arguments for ...)"), or a post cut it: the start locates it when it
+    ends inside a value and holds two pieces and 40 characters of the template's text."""
+    got = raised()["cat"]
+    assert got is not None
+    exc_type, message = got
+    whole = source_tier.locate(message, exc_type)
+    assert whole is not None
+    start = message[: message.index(" but got size")]
+    cut = source_tier.locate(start, exc_type)
+    assert cut is not None and cut.sites[0].file == whole.sites[0].file
+    pieces = ["expected device", "", "but got device", "", "for value tensor"]
+    assert source_tier._in_order(pieces, "expected device cpu but got device cuda:0") == (-1, -1)
+    pieces = ["Expected tensor to have", "", "Backend, but got tensor with", "", "Backend (while"]
+    text = "Expected tensor to have CUDA Backend, but got tensor with CPU Backend"
+    assert source_tier._in_order(pieces, text) == (-1, 51)

@@ -42,11 +42,12 @@ template holds is left out.
 
 A template is the message a raise site prints: its string literals are literal pieces, every other
 argument a wildcard. From C++: TORCH_CHECK, TORCH_CHECK_VALUE / _INDEX / _TYPE / _NOT_IMPLEMENTED,
-AT_ERROR and TORCH_INTERNAL_ASSERT. From Python: `raise X("...")`, f-strings, `"..." % ...`,
-`"...".format(...)`, a message assigned to a name just before the raise, `torch._check*(cond,
-lambda: ...)`, and dynamo's `unimplemented(gb_type=..., explanation=...)` with the graph-break
-registry's ids. Each carries its exception type, file:line, enclosing function, ATen op where
-known (from native_functions.yaml), the checked condition and the versions that hold it.
+AT_ERROR, TORCH_INTERNAL_ASSERT and caffe2's CAFFE_THROW / CAFFE_ENFORCE. From Python:
+`raise X("...")`, f-strings, `"..." % ...`, `"...".format(...)`, a message assigned to a name
+just before the raise, `torch._check*(cond, lambda: ...)`, and dynamo's `unimplemented(gb_type=...,
+explanation=...)` with the graph-break registry's ids. Each carries its exception type, file:line,
+enclosing function, ATen op where known (from native_functions.yaml), the checked condition and
+the versions that hold it.
 
 Refused (see tools/source_stoplist.txt): a template whose literal text, once the stoplist's
 wordings are taken out of it, is under 15 characters or has no piece of 12, unless it starts
@@ -85,6 +86,9 @@ CPP_MACROS = {
     # beyond the usual forms: linear algebra's failures, a check the CUDA build leaves out
     "TORCH_CHECK_LINALG": "_LinAlgError",
     "TORCH_CHECK_IF_NOT_ON_CUDA": "RuntimeError",
+    # caffe2's, still raised by caffe2/serialize (torch.load's zip reader)
+    "CAFFE_THROW": "RuntimeError",
+    "CAFFE_ENFORCE": "RuntimeError",
 }
 # torch/csrc's Python exceptions (torch/csrc/Exceptions.h), worded printf-style: the argument
 # parser's "zeros(): argument 'dtype' must be torch.dtype, not str"
@@ -473,7 +477,7 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
             while hi < len(heads) and heads[hi][0] < m.start():
                 hi += 1
             function = heads[hi - 1][1] if hi else ""
-            if macro == "AT_ERROR":
+            if macro in ("AT_ERROR", "CAFFE_THROW"):
                 cond, msg_args = "", args
             else:
                 cond, msg_args = _squash(args[0]), args[1:]
@@ -496,7 +500,9 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
                     ", please report a bug to PyTorch. ",
                     *pieces,
                 ]
-            elif not pieces and macro != "AT_ERROR":
+            elif macro == "CAFFE_ENFORCE":  # c10::EnforceNotMet's wording
+                pieces = ["[enforce fail at", None, f"] {cond}.", *pieces]
+            elif not pieces and macro not in ("AT_ERROR", "CAFFE_THROW"):
                 pieces = [f"Expected {cond} to be true, but got false."]
             found.append(
                 {

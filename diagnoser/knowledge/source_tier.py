@@ -57,6 +57,10 @@ _WORD = compile_cached(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _MAX_MESSAGE = 4000
 # a wildcard stands for a value (a shape, a name, a list): never this much text
 _MAX_GAP = 400
+# a message that ends inside a template's wildcard: what it needs to be that template's start
+_CUT_TAIL = 40  # characters after its last literal piece: one value
+_CUT_PIECES = 2
+_CUT_LITERAL = 40  # more than a whole template needs (25): it gives up its end
 MAX_SITES = 3
 # the fields records hold as numbers of shared strings: many sites word a check alike
 _SHARED = ("pieces", "file", "function", "condition")
@@ -202,29 +206,37 @@ def versions() -> dict[str, str]:
     return index.versions() if index else {}
 
 
-def _in_order(pieces: list[str], text: str) -> int:
+def _in_order(pieces: list[str], text: str) -> tuple[int, int]:
     """How many literal characters of pieces occur in text in their order, a wildcard between
-    two of them standing for at most _MAX_GAP characters; -1 when they do not. A template that
-    opens with a literal must match at a word's start."""
-    pos = literal = 0
+    two of them standing for at most _MAX_GAP characters, or -1 when they do not; then the same
+    for the text cut inside the template, or -1: it ends in a wildcard's value (an older release
+    printed only the start of today's message, or the post cut it) after _CUT_PIECES pieces of
+    _CUT_LITERAL characters. A template that opens with a literal must match at a word's
+    start."""
+    pos = literal = matched = 0
     first = True
-    last = max((k for k, p in enumerate(pieces) if p), default=-1)
     for k, p in enumerate(pieces):
         if not p:
             continue
         at = text.find(p, pos)
-        if at < 0 and k == last and len(p) > 1 and p.endswith("."):
+        if at < 0 and len(p) > 1 and p.endswith(".") and not any(pieces[k + 1 :]):
             # a message quoted in a sentence loses its final full stop
             p = p[:-1]
             at = text.find(p, pos)
-        if at < 0 or (not first and at - pos > _MAX_GAP):
-            return -1
+        if at < 0:
+            cut = k > 0 and not pieces[k - 1] and len(text) - pos <= _CUT_TAIL
+            if cut and matched >= _CUT_PIECES and literal >= _CUT_LITERAL:
+                return -1, literal
+            return -1, -1
+        if not first and at - pos > _MAX_GAP:
+            return -1, -1
         if first and pieces[0] and at and text[at - 1].isalnum() and p[0].isalnum():
-            return -1
+            return -1, -1
         pos = at + len(p)
         literal += len(p)
+        matched += 1
         first = False
-    return literal
+    return literal, -1
 
 
 def template_regex(pieces: list[str | None]) -> str:
@@ -410,11 +422,15 @@ def _lookup(
         return None
     text = " ".join(message[:_MAX_MESSAGE].split())
     hits: list[tuple[list[str], int]] = []
+    cut: list[tuple[list[str], int]] = []
     for i in index.candidates(text):
         rec = index.record(i)
-        literal = _in_order(index.text(rec[0]).split("\x1e"), text)
-        if literal > 0:
-            hits.append((rec, literal))
+        whole, start = _in_order(index.text(rec[0]).split("\x1e"), text)
+        if whole > 0:
+            hits.append((rec, whole))
+        elif start > 0:
+            cut.append((rec, start))
+    hits = hits or cut  # a message that stops inside a template only when none is whole
     if not hits:
         return None
     wanted = (exc_type or "").rsplit(".", 1)[-1]
@@ -447,13 +463,18 @@ def _lookup(
 # ---------------------------------------------------------------- writing (the build script)
 
 
-def anchor_words(pieces: list[str | None]) -> list[str]:
-    """The whole words of a template's literal pieces: not those a wildcard could extend."""
+def anchor_words(pieces: list[str | None], head: int = 0) -> list[str]:
+    """The whole words of a template's literal pieces: not those a wildcard could extend.
+    `head`: of its first `head` literal pieces only."""
     words = []
     last = len(pieces) - 1
+    seen = 0
     for k, p in enumerate(pieces):
         if not p:
             continue
+        seen += 1
+        if head and seen > head:
+            break
         for m in _WORD.finditer(p):
             if m.start() == 0 and k > 0 and pieces[k - 1] is None:
                 continue
@@ -468,7 +489,11 @@ def encode(templates: list[dict[str, Any]], versions: dict[str, object]) -> byte
     import array
     from collections import Counter
 
-    words = [set(anchor_words(t["pieces"])) for t in templates]
+    # the anchor is a word of the first pieces when they have one: a message cut inside the
+    # template (_in_order's `cut`) still holds them
+    words = [
+        set(anchor_words(t["pieces"], _CUT_PIECES) or anchor_words(t["pieces"])) for t in templates
+    ]
     freq = Counter(w for ws in words for w in ws)
     n = len(templates)
     n_slots = max(1, n | 1)  # about one slot a template: few words share one

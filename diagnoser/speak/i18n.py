@@ -52,6 +52,7 @@ UI: dict[str, dict[str, str]] = {
         "en": "the message names the place itself: {where}{function}",
         "zh": "报错信息本身写明了位置：{where}{function}",
     },
+    "source_named_function": {"en": " (in {function})", "zh": "（函数 {function}）"},
     "source_because": {"en": " because {condition} failed", "zh": "，因为检查 {condition} 不成立"},
     "source_docs": {"en": "docs", "zh": "文档"},
     "source_old": {

@@ -54,9 +54,10 @@ def site_line(s: Site, lang: str, markdown: bool = False) -> str:
     `indices.scalar_type() == kLong` failed"""
     where = f"{s.file}:{s.line}" if s.line else s.file  # a TH string's line is not known
     if s.named:
-        return t("source_named", lang).format(
-            where=where, function=f" ({_code(s.function, markdown)})" if s.function else ""
-        )
+        function = ""
+        if s.function:
+            function = t("source_named_function", lang).format(function=_code(s.function, markdown))
+        return t("source_named", lang).format(where=where, function=function)
     version = f"torch {s.version}" if s.version else "torch"
     if s.op:
         line = t("source_by_op", lang).format(
