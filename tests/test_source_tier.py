@@ -595,3 +595,23 @@ def test_a_message_that_stops_inside_a_template_is_located_by_its_start() -> Non
     pieces = ["Expected tensor to have", "", "Backend, but got tensor with", "", "Backend (while"]
     text = "Expected tensor to have CUDA Backend, but got tensor with CPU Backend"
     assert source_tier._in_order(pieces, text) == (-1, 51)
+
+
+@needs_index
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_named_place_and_a_th_string_are_said_for_what_they_are(lang: str) -> None:
+    """A real THC post: the file and line its message names come first, said to be named by the
+    message; the warning's own TH-era string follows, its file said to be the nearest one and
+    its line unknown."""
+    import yaml
+
+    posts = yaml.safe_load((DATA / "real" / "source_posts.yaml").read_text(encoding="utf-8"))
+    (post,) = [p for p in posts if p["id"] == "pytorch-21276"]
+    out = json.loads(cli("--json", "--lang", lang, stdin=post["text"]).stdout)
+    named, th = out["source"]["sites"]
+    assert named["named"] and (named["file"], named["line"]) == (post["site_file"], 271)
+    assert not th["named"] and th["line"] == 0 and th["versions"] == ["1.4.0"]
+    shown = cli("--lang", lang, stdin=post["text"]).stdout
+    says = {"en": ("names the place itself", "line is not known"), "zh": ("写明了位置", "行号未知")}
+    assert all(words in shown for words in says[lang])
+    assert "`?`" not in shown

@@ -63,9 +63,13 @@ def site_line(s: Site, lang: str, markdown: bool = False) -> str:
         line = t("source_by_op", lang).format(
             op=_code(s.op, markdown), where=where, version=version
         )
-    else:
-        function = _code(s.function or "?", markdown)
+    elif s.function:
+        function = _code(s.function, markdown)
         line = t("source_in", lang).format(function=function, where=where, version=version)
+    else:  # a TH string, a module-level raise: no function known
+        line = t("source_at", lang).format(where=where, version=version)
+    if not s.line:  # a TH-era wording read from a library's strings
+        line += t("source_nearest", lang)
     if s.condition and s.condition not in ("false", "False"):
         line += t("source_because", lang).format(condition=_code(s.condition, markdown))
     if s.current is False:
