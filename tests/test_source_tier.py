@@ -11,6 +11,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,7 +245,7 @@ def test_cpp_and_python_templates_are_extracted_with_their_pieces(tmp_path: Path
 
 
 def test_an_index_round_trips_and_locates(tmp_path: Path) -> None:
-    templates = [
+    templates: list[dict[str, Any]] = [
         {
             "pieces": ["embedding(): expected indices of type Long but got", None, "."],
             "type": "RuntimeError",
