@@ -11,6 +11,7 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -70,6 +71,11 @@ SNIPPETS = {
         "F.interpolate(torch.zeros(1, 1, 4), size=(2, 2))",
         "torch/nn/functional.py",
     ),
+    # the argument parser builds this message by appends in format_invalid_args
+    "invalid_combination": (
+        "torch.zeros(2).to(detype=torch.float16)",
+        "torch/csrc/utils/invalid_arguments.cpp",
+    ),
 }
 
 _RUN = """
@@ -115,7 +121,7 @@ def test_a_real_torch_message_is_located_at_its_file(name: str) -> None:
         assert files == [expected], message
     else:
         assert expected in files, (message, files)
-    assert all(s.line > 0 and s.versions for s in loc.sites)
+    assert all(s.line > 0 and s.versions and not s.named for s in loc.sites)
 
 
 def _not_pytorch(name: str = "not_pytorch_errors.txt") -> list[str]:
@@ -239,7 +245,7 @@ def test_cpp_and_python_templates_are_extracted_with_their_pieces(tmp_path: Path
 
 
 def test_an_index_round_trips_and_locates(tmp_path: Path) -> None:
-    templates = [
+    templates: list[dict[str, Any]] = [
         {
             "pieces": ["embedding(): expected indices of type Long but got", None, "."],
             "type": "RuntimeError",
@@ -467,3 +473,146 @@ def test_an_older_runtime_error_finds_the_typed_check() -> None:
     assert old is not None
     assert all(not s.file.endswith(".py") for s in old.sites)
     assert old.sites[0].function.startswith("select")
+
+
+def test_messages_built_by_appends_give_their_stable_prefix(tmp_path: Path) -> None:
+    """The argument parser's format_invalid_args (torch/csrc/utils/invalid_arguments.cpp, in
+    its shape): the appends before the first branch are the template; what follows depends on
+    the arguments. A `"..." + std::to_string(n) + "..."` argument gives its literals."""
+    cpp = tmp_path / "torch" / "csrc" / "utils" / "invalid_arguments.cpp"
+    cpp.parent.mkdir(parents=True)
+    cpp.write_text(
+        "std::string format_invalid_args(PyObject* args, const std::string& function_name) {\n"
+        "  std::string error_msg;\n"
+        "  error_msg.reserve(2000);\n"
+        "  error_msg += function_name;\n"
+        '  error_msg += " received an invalid combination of arguments - ";\n'
+        "  Py_ssize_t num_args = PyTuple_Size(args);\n"
+        "  if (num_args == 1) {\n"
+        '    error_msg += "got unrecognized keyword arguments: ";\n'
+        "  }\n"
+        "  return error_msg;\n"
+        "}\n"
+        "void read(size_t nbytes) {\n"
+        '  throw std::runtime_error("unexpected EOF, expected " + std::to_string(nbytes) +\n'
+        '      " more bytes. The file might be corrupted.");\n'
+        "}\n"
+    )
+    (tmp_path / "version.txt").write_text("2.6.0a0\n")
+    found = {t["function"]: t for t in build.cpp_templates(tmp_path, "2.6.0")}
+    prefix = found["format_invalid_args"]
+    assert prefix["pieces"] == [None, "received an invalid combination of arguments -"]
+    assert (prefix["line"], prefix["type"]) == (2, "")
+    eof = found["read"]
+    assert eof["pieces"] == [
+        "unexpected EOF, expected",
+        None,
+        "more bytes. The file might be corrupted.",
+    ]
+    assert eof["type"] == "RuntimeError"
+
+
+def test_th_messages_are_read_from_a_librarys_strings(tmp_path: Path) -> None:
+    """A TH-era wheel has no C++ tree at hand: its library's printf-style messages, filed under
+    the TH source path the compiler put beside them (__FILE__). Built here with the C compiler,
+    as the wheel's libraries were; code (a signature, an asserted condition) is left out."""
+    import shutil
+
+    gcc = shutil.which("gcc") or shutil.which("cc")
+    if gcc is None:
+        pytest.skip("no C compiler")
+    src = tmp_path / "aten" / "src" / "TH" / "generic" / "THTensor.cpp"
+    src.parent.mkdir(parents=True)
+    src.write_text(
+        "#include <stdio.h>\n"
+        "void check(int n, const char* cond) {\n"
+        '  if (n != 3) fprintf(stderr, "expected 3D tensor, got %dD at %s:%d", n, __FILE__, 9);\n'
+        '  if (n < 0) fprintf(stderr, "%s", "size->data[0] == input->size(1)");\n'
+        "}\n"
+    )
+    lib = tmp_path / "torch" / "lib" / "libTH.so"
+    lib.parent.mkdir(parents=True)
+    subprocess.run(
+        [gcc, "-shared", "-fPIC", "-o", str(lib), str(src)], check=True, capture_output=True
+    )
+    found = build.th_templates(tmp_path / "torch", "1.4.0")
+    assert [t["pieces"] for t in found] == [
+        ["expected 3D tensor, got", None, "D at", None, ":", None]
+    ]
+    (t,) = found
+    assert (t["file"], t["line"], t["versions"]) == (
+        "aten/src/TH/generic/THTensor.cpp",
+        0,
+        ["1.4.0"],
+    )
+
+
+@needs_index
+def test_a_message_that_names_its_source_line_is_located_there() -> None:
+    """With TORCH_SHOW_CPP_STACKTRACES=1 torch's C++ errors end in "Exception raised from f at
+    file:line"; the named file is the one the index finds for the same words."""
+    pytest.importorskip("torch")
+    import os
+
+    code = (
+        "import torch\ntry:\n    torch.zeros(3).view(2, 2)\nexcept RuntimeError as e:\n    print(e)"
+    )
+    env = {**os.environ, "TORCH_SHOW_CPP_STACKTRACES": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    named = source_tier.named_site(proc.stdout, "RuntimeError")
+    if named is None:
+        pytest.skip("this torch build prints no C++ source path")
+    words = proc.stdout.split("Exception raised from")[0]
+    looked_up = source_tier.locate(words, "RuntimeError")
+    assert looked_up is not None and not looked_up.sites[0].named
+    assert named.named and named.line > 0 and named.function
+    assert named.file == looked_up.sites[0].file
+    both = source_tier.locate(proc.stdout, "RuntimeError")
+    assert both is not None and both.sites[0] == named and both.count == looked_up.count + 1
+
+
+def test_a_path_outside_pytorchs_tree_names_no_site() -> None:
+    assert source_tier.named_site("segfault at /home/me/project/src/main.cpp:12") is None
+    assert source_tier.named_site("error in /opt/torchvision/csrc/ops/nms.cpp:41") is None
+
+
+@needs_index
+def test_a_message_that_stops_inside_a_template_is_located_by_its_start() -> None:
+    """An older release printed only the start of today's message (checkBackend's "... Backend"
+    without "(while checking arguments for ...)"), or a post cut it: the start locates it when it
+    ends inside a value and holds two pieces and 40 characters of the template's text."""
+    got = raised()["cat"]
+    assert got is not None
+    exc_type, message = got
+    whole = source_tier.locate(message, exc_type)
+    assert whole is not None
+    start = message[: message.index(" but got size")]
+    cut = source_tier.locate(start, exc_type)
+    assert cut is not None and cut.sites[0].file == whole.sites[0].file
+    pieces = ["expected device", "", "but got device", "", "for value tensor"]
+    assert source_tier._in_order(pieces, "expected device cpu but got device cuda:0") == (-1, -1)
+    pieces = ["Expected tensor to have", "", "Backend, but got tensor with", "", "Backend (while"]
+    text = "Expected tensor to have CUDA Backend, but got tensor with CPU Backend"
+    assert source_tier._in_order(pieces, text) == (-1, 51)
+
+
+@needs_index
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_named_place_and_a_th_string_are_said_for_what_they_are(lang: str) -> None:
+    """A real THC post: the file and line its message names come first, said to be named by the
+    message; the warning's own TH-era string follows, its file said to be the nearest one and
+    its line unknown."""
+    import yaml
+
+    posts = yaml.safe_load((DATA / "real" / "source_posts.yaml").read_text(encoding="utf-8"))
+    (post,) = [p for p in posts if p["id"] == "pytorch-21276"]
+    out = json.loads(cli("--json", "--lang", lang, stdin=post["text"]).stdout)
+    named, th = out["source"]["sites"]
+    assert named["named"] and (named["file"], named["line"]) == (post["site_file"], 271)
+    assert not th["named"] and th["line"] == 0 and th["versions"] == ["1.4.0"]
+    shown = cli("--lang", lang, stdin=post["text"]).stdout
+    says = {"en": ("names the place itself", "line is not known"), "zh": ("写明了位置", "行号未知")}
+    assert all(words in shown for words in says[lang])
+    assert "`?`" not in shown

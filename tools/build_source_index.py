@@ -13,12 +13,19 @@ Run by developers, offline, never at install. The sources are not in the reposit
     cd /work/src-cache
     for v in 2.6.0+dfsg-7 1.13.1+dfsg-4; do apt-get $O source --download-only pytorch=$v; done
     for v in 2.6.0 1.13.1; do mkdir -p $v && tar -xJf pytorch_$v+dfsg.orig.tar.xz -C $v \\
-        --wildcards '*/aten/*' '*/c10/*' '*/torch/csrc/*' '*/LICENSE' '*/version.txt'; done
+        --wildcards '*/aten/*' '*/c10/*' '*/torch/csrc/*' '*/caffe2/serialize/*' '*/LICENSE' \\
+        '*/version.txt'; done
 
-    # 2. the index (the installed torch wheel gives the Python sources, the graph-break registry
+    # 2. a TH/THC-era wheel for the old wordings (no C++ tree of that age is at hand: its Python
+    #    files, and the printf-style messages its libraries keep beside a TH/THC source path):
+    pip download --no-deps torch==1.4.0 --python-version 3.7 --only-binary=:all: \\
+        --platform manylinux1_x86_64 -d /work/src-cache/torch-1.4.0
+    cd /work/src-cache/torch-1.4.0 && unzip -q torch-1.4.0-*.whl 'torch/*.py' 'torch/lib/*.so*'
+
+    # 3. the index (the installed torch wheel gives the Python sources, the graph-break registry
     #    and the strings its libraries print today):
     python tools/build_source_index.py --cpp /work/src-cache/2.6.0/pytorch-v2.6.0 \\
-        --cpp /work/src-cache/1.13.1/pytorch-1.13.1 \\
+        --cpp /work/src-cache/1.13.1/pytorch-1.13.1 --old-wheel /work/src-cache/torch-1.4.0/torch \\
         --wheel .venv/lib/python3.11/site-packages/torch --dump /work/src-cache/templates.json \\
         --strings-cache /work/src-cache/wheel-strings.txt \\
         --foreign-cache /work/src-cache/foreign-strings.txt
@@ -27,13 +34,20 @@ It writes diagnoser/knowledge/source_index.bin (read by diagnoser/knowledge/sour
 diagnoser/knowledge/PYTORCH_LICENSE.txt (PyTorch's BSD licence, from the newest C++ tree); --dump
 writes every template, refused ones with the reason, as JSON for inspection.
 
+A message C++ builds in a string by appends (the argument parser's "X() received an invalid
+combination of arguments - got ...") gives its stable prefix, the appends before the first branch.
+An old wheel's templates carry its version; its TH strings have no line (0) and the file is the
+TH/THC source path nearest them in the library (its __FILE__); a TH string whose words a newer
+template holds is left out.
+
 A template is the message a raise site prints: its string literals are literal pieces, every other
 argument a wildcard. From C++: TORCH_CHECK, TORCH_CHECK_VALUE / _INDEX / _TYPE / _NOT_IMPLEMENTED,
-AT_ERROR and TORCH_INTERNAL_ASSERT. From Python: `raise X("...")`, f-strings, `"..." % ...`,
-`"...".format(...)`, a message assigned to a name just before the raise, `torch._check*(cond,
-lambda: ...)`, and dynamo's `unimplemented(gb_type=..., explanation=...)` with the graph-break
-registry's ids. Each carries its exception type, file:line, enclosing function, ATen op where
-known (from native_functions.yaml), the checked condition and the versions that hold it.
+AT_ERROR, TORCH_INTERNAL_ASSERT and caffe2's CAFFE_THROW / CAFFE_ENFORCE. From Python:
+`raise X("...")`, f-strings, `"..." % ...`, `"...".format(...)`, a message assigned to a name
+just before the raise, `torch._check*(cond, lambda: ...)`, and dynamo's `unimplemented(gb_type=...,
+explanation=...)` with the graph-break registry's ids. Each carries its exception type, file:line,
+enclosing function, ATen op where known (from native_functions.yaml), the checked condition and
+the versions that hold it.
 
 Refused (see tools/source_stoplist.txt): a template whose literal text, once the stoplist's
 wordings are taken out of it, is under 15 characters or has no piece of 12, unless it starts
@@ -72,6 +86,9 @@ CPP_MACROS = {
     # beyond the usual forms: linear algebra's failures, a check the CUDA build leaves out
     "TORCH_CHECK_LINALG": "_LinAlgError",
     "TORCH_CHECK_IF_NOT_ON_CUDA": "RuntimeError",
+    # caffe2's, still raised by caffe2/serialize (torch.load's zip reader)
+    "CAFFE_THROW": "RuntimeError",
+    "CAFFE_ENFORCE": "RuntimeError",
 }
 # torch/csrc's Python exceptions (torch/csrc/Exceptions.h), worded printf-style: the argument
 # parser's "zeros(): argument 'dtype' must be torch.dtype, not str"
@@ -230,8 +247,8 @@ def _unescape(s: str) -> str:
     return "".join(out)
 
 
-def _split_shifts(expr: str) -> list[str]:
-    """`a << "b" << f(c, d)` -> its operands (top-level `<<` only)."""
+def _split_shifts(expr: str, op: str = "<<") -> list[str]:
+    """`a << "b" << f(c, d)` -> its operands (top-level `op` only: `<<`, or `+`)."""
     parts, depth, cur, i = [], 0, 0, 0
     while i < len(expr):
         c = expr[i]
@@ -243,13 +260,107 @@ def _split_shifts(expr: str) -> list[str]:
             depth += 1
         elif c in ")]}":
             depth -= 1
-        elif expr.startswith("<<", i) and depth == 0:
+        elif expr.startswith(op, i) and depth == 0:
             parts.append(expr[cur:i])
-            cur = i + 2
-            i += 1
+            cur = i + len(op)
+            i += len(op) - 1
         i += 1
     parts.append(expr[cur:])
     return parts
+
+
+# a std::string named as a message (error_msg, msg, what, reason...) built by appends
+_MESSAGE_STRING = re.compile(
+    r"\bstd::string\s+(\w*(?:msg|message|err|error|what|reason)\w*)\s*(=\s*[^;]*)?;", re.I
+)
+_STOPS_PREFIX = re.compile(r"(?:if|for|while|switch|else|do|return|try|case|default|goto)\b|[{}]")
+
+
+def _statement_end(text: str, i: int) -> int:
+    """The index of the `;` that ends the statement starting at i (strings and brackets
+    skipped), or -1."""
+    depth = 0
+    while i < len(text):
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < len(text) and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c in "{}" and depth == 0:
+            return -1
+        elif c == ";" and depth == 0:
+            return i
+        i += 1
+    return -1
+
+
+def appended_templates(text: str, rel: str, version: str) -> list[Template]:
+    """Messages C++ builds in a string by appends (`error_msg += " received an invalid
+    combination of arguments - ";`) and hands to a raise elsewhere, as the argument parser's
+    format_invalid_args does: the stable prefix, the pieces appended before the first branch or
+    loop (what follows depends on the arguments). The class is the raise's, unknown here: ""."""
+    found: list[Template] = []
+    heads = _functions(text)
+    for m in _MESSAGE_STRING.finditer(text):
+        name = m.group(1)
+        pieces: list[Piece] = []
+        if m.group(2):
+            pieces += [_arg_piece(a) for a in _split_shifts(m.group(2)[1:].strip(), "+")]
+        i = m.end()
+        appends = 0
+        while True:
+            rest = text[i:]
+            stripped = rest.lstrip()
+            i += len(rest) - len(stripped)
+            while stripped.startswith("//"):  # a comment between appends
+                i = text.find("\n", i)
+                if i < 0:
+                    break
+                rest = text[i:]
+                stripped = rest.lstrip()
+                i += len(rest) - len(stripped)
+            if i < 0 or not stripped or _STOPS_PREFIX.match(stripped):
+                break
+            end = _statement_end(text, i)
+            if end < 0:
+                break
+            statement = text[i:end]
+            add = re.match(rf"{re.escape(name)}\s*(\+=|\.append\s*\()", statement)
+            if add:
+                expr = statement[add.end() :]
+                if add.group(1) != "+=":
+                    expr = expr.rstrip().removesuffix(")")
+                pieces += [_arg_piece(a) for a in _split_shifts(expr, "+")]
+                appends += 1
+            elif re.match(rf"{re.escape(name)}\s*=", statement):
+                break  # set anew: what came before was not this message
+            i = end + 1
+        literal = [p for p in pieces if p]
+        if not appends or not literal:
+            continue
+        function = ""
+        for start, fname in heads:
+            if start > m.start():
+                break
+            function = fname
+        found.append(
+            {
+                "pieces": normalise(pieces),
+                "type": "",
+                "file": rel,
+                "line": text.count("\n", 0, m.start()) + 1,
+                "function": function,
+                "condition": "",
+                "versions": [version],
+                "lang": "c++",
+                "raw": literal,
+            }
+        )
+    return found
 
 
 def _stream_pieces(text: str, name: str, end: int) -> list[Piece] | None:
@@ -285,6 +396,17 @@ def _arg_piece(arg: str) -> Piece:
     return None
 
 
+def _concat_pieces(arg: str) -> list[Piece]:
+    """An argument's pieces: a `"..." + std::to_string(n) + "..."` chain gives its literals (a
+    message built in pieces: `throw std::runtime_error("unexpected EOF, expected " + ...)`)."""
+    operands = _split_shifts(arg, "+")
+    if len(operands) > 1:
+        pieces = [_arg_piece(o) for o in operands]
+        if any(p is not None for p in pieces):
+            return pieces
+    return [_arg_piece(arg)]
+
+
 def _squash(code: str) -> str:
     code = code.replace("\\\n", " ")
     code = re.sub(r"//[^\n]*", "", code)
@@ -314,9 +436,10 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
         if "/test/" in f"/{rel}" or rel.startswith("third_party/"):
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        if not _MACRO.search(text):
+        if not _MACRO.search(text) and not _MESSAGE_STRING.search(text):
             continue
         heads = _functions(text)
+        found += appended_templates(text, rel, version)
         hi = 0
         for m in _MACRO.finditer(text):
             # skip the macros' own definitions and #define lines
@@ -354,7 +477,7 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
             while hi < len(heads) and heads[hi][0] < m.start():
                 hi += 1
             function = heads[hi - 1][1] if hi else ""
-            if macro == "AT_ERROR":
+            if macro in ("AT_ERROR", "CAFFE_THROW"):
                 cond, msg_args = "", args
             else:
                 cond, msg_args = _squash(args[0]), args[1:]
@@ -364,7 +487,7 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
                     continue
                 stream = re.fullmatch(r"\s*(\w+)\.str\(\)\s*", a)
                 expanded = stream and _stream_pieces(text, stream.group(1), m.start())
-                pieces += expanded or [_arg_piece(a)]
+                pieces += expanded or _concat_pieces(a)
             if printf and pieces and pieces[0] is not None:
                 pieces = _fmt_pieces(pieces[0], "%")
             if macro == "TORCH_INTERNAL_ASSERT":
@@ -377,7 +500,9 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
                     ", please report a bug to PyTorch. ",
                     *pieces,
                 ]
-            elif not pieces and macro != "AT_ERROR":
+            elif macro == "CAFFE_ENFORCE":  # c10::EnforceNotMet's wording
+                pieces = ["[enforce fail at", None, f"] {cond}.", *pieces]
+            elif not pieces and macro not in ("AT_ERROR", "CAFFE_THROW"):
                 pieces = [f"Expected {cond} to be true, but got false."]
             found.append(
                 {
@@ -390,6 +515,82 @@ def cpp_templates(tree: Path, version: str) -> list[Template]:
                     "versions": [version],
                     "lang": "c++",
                     "raw": [p for p in pieces if p],
+                }
+            )
+    return found
+
+
+# ---------------------------------------------------------------- a TH-era wheel's libraries
+
+# TH/THC/THNN/THCUNN: the C libraries of torch < 1.5 that checked with THArgCheck / THError /
+# THCudaCheck and printf-style messages
+_TH_PATH = re.compile(rb"/(aten/src/TH(?:C|NN|CUNN|S|CS)?/[\w./+-]+\.(?:c|cpp|cu|cuh|h))\0")
+_TH_MESSAGE = re.compile(rb"[A-Za-z][\x20-\x7e]{11,}\n?")  # fprintf's end with a newline
+# code, not a message: a function's signature (__PRETTY_FUNCTION__), an asserted condition
+_CODE = re.compile(r"::|\[with |->|[=!<>]=|&&|\|\||\w\(")
+_TH_WINDOW = 4096  # bytes: a TU's strings sit within this of its __FILE__
+
+
+def _rodata(data: bytes) -> tuple[int, int]:
+    """Where an ELF64 library's .rodata section is (offset, size); (0, 0) when it has none."""
+    import struct
+
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return 0, 0
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    names = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)[0]
+    for k in range(shnum):
+        head = shoff + k * shentsize
+        name = struct.unpack_from("<I", data, head)[0]
+        if data[names + name : names + name + 8] == b".rodata\0":
+            return struct.unpack_from("<QQ", data, head + 0x18)
+    return 0, 0
+
+
+def th_templates(torch_dir: Path, version: str) -> list[Template]:
+    """The printf-style messages of a TH-era wheel's libraries (no C++ tree of that release is at
+    hand): the read-only strings that sit beside a TH/THC source path, the file their unit
+    printed as __FILE__ (the nearest path within _TH_WINDOW bytes; the line is not known: 0).
+    "invalid argument 2: %s at %s:%d" is what THArgCheck wrapped them in: the format is the
+    template, %d/%s its wildcards."""
+    import mmap
+
+    found: list[Template] = []
+    for lib in sorted((torch_dir / "lib").glob("lib*.so*")):
+        with open(lib, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+            start, size = _rodata(mm)  # type: ignore[arg-type]
+            if not size:
+                continue
+            data = mm[start : start + size]
+        paths = [(m.start(), m.group(1).decode()) for m in _TH_PATH.finditer(data)]
+        if not paths:
+            continue
+        at = [p for p, _ in paths]
+        import bisect
+
+        for m in _TH_MESSAGE.finditer(data):
+            # a whole string: NUL before and after it
+            if (m.start() and data[m.start() - 1] != 0) or data[m.end() : m.end() + 1] != b"\0":
+                continue
+            text = m.group().decode().rstrip("\n")
+            if text.count(" ") < 2 or text.startswith(("/", "_Z")) or _CODE.search(text):
+                continue
+            k = bisect.bisect(at, m.start())
+            near = [(abs(at[j] - m.start()), paths[j][1]) for j in (k - 1, k) if 0 <= j < len(at)]
+            dist, file = min(near)
+            if dist > _TH_WINDOW:
+                continue
+            found.append(
+                {
+                    "pieces": normalise(_fmt_pieces(text, "%")),
+                    "type": "RuntimeError",
+                    "file": file,
+                    "line": 0,
+                    "function": "",
+                    "condition": "",
+                    "versions": [version],
+                    "lang": "strings",
                 }
             )
     return found
@@ -762,11 +963,32 @@ def tree_version(tree: Path) -> str:
     return re.match(r"[\d.]+", v).group().rstrip(".")  # type: ignore[union-attr]
 
 
+def wheel_version_of(torch_dir: Path) -> str:
+    vfile = torch_dir / "version.py"
+    m = re.search(r"__version__\s*=\s*'([^'+]+)", vfile.read_text()) if vfile.exists() else None
+    return m.group(1) if m else "wheel"
+
+
+def _known_elsewhere(t: Template, known: str) -> bool:
+    """A TH string whose words a kept template of a newer release already holds: that site is the
+    one to show."""
+    words = [p for p in t["pieces"] if p and len(p) >= 8]
+    return bool(words) and all(p in known for p in words)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cpp", action="append", default=[], type=Path, help="a C++ release tree")
     ap.add_argument("--wheel", type=Path, help="the installed torch package folder")
     ap.add_argument("--wheel-version", default="")
+    ap.add_argument(
+        "--old-wheel",
+        action="append",
+        default=[],
+        type=Path,
+        help="the torch folder of a TH-era wheel (1.4.0): its Python files and its libraries' "
+        "TH/THC printf-style messages",
+    )
     ap.add_argument("--out", type=Path, default=ROOT / "diagnoser" / "knowledge")
     ap.add_argument("--strings-cache", type=Path, help="keep the wheel's strings here between runs")
     ap.add_argument(
@@ -792,11 +1014,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--wheel is required (the installed torch package folder)")
 
     stoplist = load_stoplist()
-    wheel_version = args.wheel_version
-    if not wheel_version:
-        vfile = args.wheel / "version.py"
-        m = re.search(r"__version__\s*=\s*'([^'+]+)", vfile.read_text()) if vfile.exists() else None
-        wheel_version = m.group(1) if m else "wheel"
+    wheel_version = args.wheel_version or wheel_version_of(args.wheel)
     trees = sorted(args.cpp, key=lambda t: _vkey(tree_version(t)), reverse=True)
     templates: list[Template] = []
     for tree in trees:
@@ -811,6 +1029,15 @@ def main(argv: list[str] | None = None) -> int:
         if "gb_type" in t:
             t["gb"] = gb_ids.get(t.pop("gb_type"), "")
     templates += py
+    old_versions = []
+    for old in args.old_wheel:
+        v = wheel_version_of(old)
+        old_py, th = python_templates(old, v), th_templates(old, v)
+        print(
+            f"{old}: torch {v}, {len(old_py)} Python sites, {len(th)} TH strings", file=sys.stderr
+        )
+        templates += old_py + th
+        old_versions.append(v)
     templates = merge(templates)
 
     kernels = kernel_to_op(trees[0] / "aten/src/ATen/native/native_functions.yaml") if trees else {}
@@ -836,13 +1063,20 @@ def main(argv: list[str] | None = None) -> int:
             gpu = re.search(r"cuda|cudnn|miopen|hip|mps|metal|vulkan|xpu", t["file"], re.I)
             t["current"] = None if gpu else is_current(raw, strings, string_set)
         else:
-            t["op"], t["current"] = "", True
+            t["op"], t["current"] = "", wheel_version in t["versions"]
         if t["op"] and t["op"] not in docs:
             docs[t["op"]] = docs_link(t["op"])
         t["docs"] = docs.get(t["op"], "")
         if t["refused"] is None:
             kept.append(t)
+    known = "\n".join(p for t in kept if t["lang"] != "strings" for p in t["pieces"] if p)
+    for t in kept:
+        if t["lang"] == "strings" and _known_elsewhere(t, known):
+            t["refused"] = "a newer release's template holds its words"
+    kept = [t for t in kept if t["refused"] is None]
     versions = {"cpp": [tree_version(t) for t in trees], "wheel": wheel_version}
+    if old_versions:
+        versions["old"] = old_versions
     print(
         f"{len(templates)} templates, {len(kept)} kept, "
         f"{sum(t['current'] is True for t in kept)} current in torch {wheel_version}",

@@ -57,6 +57,10 @@ _WORD = compile_cached(r"[A-Za-z_][A-Za-z0-9_]{3,}")
 _MAX_MESSAGE = 4000
 # a wildcard stands for a value (a shape, a name, a list): never this much text
 _MAX_GAP = 400
+# a message that ends inside a template's wildcard: what it needs to be that template's start
+_CUT_TAIL = 40  # characters after its last literal piece: one value
+_CUT_PIECES = 2
+_CUT_LITERAL = 40  # more than a whole template needs (25): it gives up its end
 MAX_SITES = 3
 # the fields records hold as numbers of shared strings: many sites word a check alike
 _SHARED = ("pieces", "file", "function", "condition")
@@ -85,6 +89,9 @@ class Site:
     docs: str
     graph_break: str  # dynamo's graph-break id (GB0123) and its page, when it is one
     literal: int  # how many characters of the message the template's own text accounts for
+    # the message itself names this file and line ("at /pytorch/aten/src/TH/THTensor.cpp:299",
+    # "Exception raised from f at ..."): not looked up, read
+    named: bool = False
 
     @property
     def version(self) -> str:
@@ -199,24 +206,37 @@ def versions() -> dict[str, str]:
     return index.versions() if index else {}
 
 
-def _in_order(pieces: list[str], text: str) -> int:
+def _in_order(pieces: list[str], text: str) -> tuple[int, int]:
     """How many literal characters of pieces occur in text in their order, a wildcard between
-    two of them standing for at most _MAX_GAP characters; -1 when they do not. A template that
-    opens with a literal must match at a word's start."""
-    pos = literal = 0
+    two of them standing for at most _MAX_GAP characters, or -1 when they do not; then the same
+    for the text cut inside the template, or -1: it ends in a wildcard's value (an older release
+    printed only the start of today's message, or the post cut it) after _CUT_PIECES pieces of
+    _CUT_LITERAL characters. A template that opens with a literal must match at a word's
+    start."""
+    pos = literal = matched = 0
     first = True
-    for p in pieces:
+    for k, p in enumerate(pieces):
         if not p:
             continue
         at = text.find(p, pos)
-        if at < 0 or (not first and at - pos > _MAX_GAP):
-            return -1
+        if at < 0 and len(p) > 1 and p.endswith(".") and not any(pieces[k + 1 :]):
+            # a message quoted in a sentence loses its final full stop
+            p = p[:-1]
+            at = text.find(p, pos)
+        if at < 0:
+            cut = k > 0 and not pieces[k - 1] and len(text) - pos <= _CUT_TAIL
+            if cut and matched >= _CUT_PIECES and literal >= _CUT_LITERAL:
+                return -1, literal
+            return -1, -1
+        if not first and at - pos > _MAX_GAP:
+            return -1, -1
         if first and pieces[0] and at and text[at - 1].isalnum() and p[0].isalnum():
-            return -1
+            return -1, -1
         pos = at + len(p)
         literal += len(p)
+        matched += 1
         first = False
-    return literal
+    return literal, -1
 
 
 def template_regex(pieces: list[str | None]) -> str:
@@ -262,38 +282,38 @@ _BUILTIN = frozenset(
         "ImportError",
     ]
 )
+# Python that re-implements ATen's checks for tracing: eager raises from ATen
+_TRACING = frozenset(
+    ["_prims_common", "_prims", "_refs", "_meta_registrations", "_decomp", "_subclasses"]
+)
 # the parts of a path that mark a special implementation (a backend, a layout, a tracer's copy)
-_SPECIAL = frozenset(
-    [
-        "nested",
-        "sparse",
-        "quantized",
-        "mkldnn",
-        "cuda",
-        "cudnn",
-        "miopen",
-        "mps",
-        "metal",
-        "vulkan",
-        "xpu",
-        "hip",
-        "xnnpack",
-        "ao",
-        "onnx",
-        "jit",
-        "lazy",
-        "functorch",
-        "_inductor",
-        "_export",
-        "distributed",
-        # Python that re-implements ATen's checks for tracing: eager raises from ATen
-        "_prims_common",
-        "_prims",
-        "_refs",
-        "_meta_registrations",
-        "_decomp",
-        "_subclasses",
-    ]
+_SPECIAL = (
+    frozenset(
+        [
+            "nested",
+            "sparse",
+            "quantized",
+            "mkldnn",
+            "cuda",
+            "cudnn",
+            "miopen",
+            "mps",
+            "metal",
+            "vulkan",
+            "xpu",
+            "hip",
+            "xnnpack",
+            "ao",
+            "onnx",
+            "jit",
+            "lazy",
+            "functorch",
+            "_inductor",
+            "_export",
+            "distributed",
+        ]
+    )
+    | _TRACING
 )
 
 
@@ -321,24 +341,96 @@ def _foreign(exc_type: str | None) -> bool:
     return exc_type.partition(".")[0] not in ("torch", "c10", "builtins")
 
 
+# a path into PyTorch's C/C++ tree and a line, as messages print them: TH's "... at
+# /pytorch/aten/src/TH/generic/THTensor.cpp:299", THC's "THCudaCheck FAIL file=... line=265",
+# c10's "(getOutput at .../torch/csrc/jit/tracer.cpp:208)" (torch 1.x) and "Exception raised
+# from f at .../c10/cuda/CUDAException.cpp:44" (2.x)
+_TREE = r"(?:aten/src|torch/csrc|torch/lib|c10|caffe2)/"
+_SOURCE = r"[^\s\"]*?\.(?:c|cc|cpp|cu|cuh|h|hpp|mm)"
+_NAMED = (
+    compile_cached(rf"Exception raised from (?P<f>\S+) at (?P<path>{_SOURCE}):(?P<line>\d+)"),
+    compile_cached(rf"\((?P<f>[\w:~<>]+) at (?P<path>{_SOURCE}):(?P<line>\d+)\)"),
+    compile_cached(rf"\bfile=(?P<path>{_SOURCE}) line=(?P<line>\d+)"),
+    compile_cached(rf"(?:\bat|\bin) \"?(?P<path>{_SOURCE})\"?:(?P<line>\d+)\b"),
+)
+
+
+def _tree_path(path: str) -> str:
+    """The path inside PyTorch's tree ("aten/src/THC/generic/X.cu" of
+    "/pytorch/aten/src/THC/generated/../generic/X.cu"), or "" when it is not in it."""
+    import posixpath
+
+    path = posixpath.normpath(path.replace("\\", "/"))
+    m = re.search(rf"(?:^|/)({_TREE}.*)", path)
+    return m.group(1) if m else ""
+
+
+def named_site(text: str, exc_type: str | None = None) -> Site | None:
+    """The PyTorch source file and line a message names itself, or None."""
+    for pattern in _NAMED:
+        for m in pattern.finditer(text[:_MAX_MESSAGE]):
+            rel = _tree_path(m.group("path"))
+            if rel:
+                return Site(
+                    type=(exc_type or "").rsplit(".", 1)[-1],
+                    file=rel,
+                    line=int(m.group("line")),
+                    function=m.groupdict().get("f") or "",
+                    op="",
+                    condition="",
+                    versions=(),
+                    current=None,
+                    docs="",
+                    graph_break="",
+                    literal=0,
+                    named=True,
+                )
+    return None
+
+
 def locate(
+    message: str, exc_type: str | None = None, files: tuple[str, ...] = ()
+) -> Location | None:
+    """The message's own file and line when it names one, then the sites of the index."""
+    if not message or _foreign(exc_type):
+        return None
+    found = _lookup(message, exc_type, files)
+    named = named_site(message, exc_type)
+    if named is None:
+        return found
+    if found is None:
+        return Location(message=" ".join(message[:_MAX_MESSAGE].split()), sites=(named,), count=1)
+    sites = (named, *(s for s in found.sites if (s.file, s.line) != (named.file, named.line)))
+    return Location(message=found.message, sites=sites[:MAX_SITES], count=found.count + 1)
+
+
+def _tracing_copy(index: _Index, rec: list[str]) -> bool:
+    """Python that re-implements ATen's checks for tracing (torch/_refs...): eager raises from
+    the C++ site."""
+    parts = index.text(rec[_FIELDS.index("file")]).replace(".", "/").split("/")
+    return not _TRACING.isdisjoint(parts)
+
+
+def _lookup(
     message: str, exc_type: str | None = None, files: tuple[str, ...] = ()
 ) -> Location | None:
     """The PyTorch sites that raise this message, best first, or None. `files`: the traceback's
     frames; a site in one of them (torch/optim/sgd.py of the fifteen optimizers that word a bad
     learning rate alike) comes first."""
-    if not message or _foreign(exc_type):
-        return None
     index = _load()
     if index is None:
         return None
     text = " ".join(message[:_MAX_MESSAGE].split())
     hits: list[tuple[list[str], int]] = []
+    cut: list[tuple[list[str], int]] = []
     for i in index.candidates(text):
         rec = index.record(i)
-        literal = _in_order(index.text(rec[0]).split("\x1e"), text)
-        if literal > 0:
-            hits.append((rec, literal))
+        whole, start = _in_order(index.text(rec[0]).split("\x1e"), text)
+        if whole > 0:
+            hits.append((rec, whole))
+        elif start > 0:
+            cut.append((rec, start))
+    hits = hits or cut  # a message that stops inside a template only when none is whole
     if not hits:
         return None
     wanted = (exc_type or "").rsplit(".", 1)[-1]
@@ -354,8 +446,11 @@ def locate(
     if not hits:
         return None
     # the templates that account for most of the message: one that words a value as a literal
-    # (a Python copy of a check that spells "A" where the C++ passes the name) is no better
-    most = max(literal for _, literal in hits)
+    # (a Python copy of a check that spells "A" where the C++ passes the name) is no better; a
+    # tracing copy sets no bar for the C++ it copies (its f-string spells more of the message
+    # than the C++ that builds it in pieces)
+    eager = [literal for rec, literal in hits if not _tracing_copy(index, rec)]
+    most = max(eager or [literal for _, literal in hits])
     near = most * _NEAR_TIE
     best = [_site(index, rec, literal) for rec, literal in hits if literal >= near]
     best.sort(key=_rank)
@@ -368,13 +463,18 @@ def locate(
 # ---------------------------------------------------------------- writing (the build script)
 
 
-def anchor_words(pieces: list[str | None]) -> list[str]:
-    """The whole words of a template's literal pieces: not those a wildcard could extend."""
+def anchor_words(pieces: list[str | None], head: int = 0) -> list[str]:
+    """The whole words of a template's literal pieces: not those a wildcard could extend.
+    `head`: of its first `head` literal pieces only."""
     words = []
     last = len(pieces) - 1
+    seen = 0
     for k, p in enumerate(pieces):
         if not p:
             continue
+        seen += 1
+        if head and seen > head:
+            break
         for m in _WORD.finditer(p):
             if m.start() == 0 and k > 0 and pieces[k - 1] is None:
                 continue
@@ -389,7 +489,11 @@ def encode(templates: list[dict[str, Any]], versions: dict[str, object]) -> byte
     import array
     from collections import Counter
 
-    words = [set(anchor_words(t["pieces"])) for t in templates]
+    # the anchor is a word of the first pieces when they have one: a message cut inside the
+    # template (_in_order's `cut`) still holds them
+    words = [
+        set(anchor_words(t["pieces"], _CUT_PIECES) or anchor_words(t["pieces"])) for t in templates
+    ]
     freq = Counter(w for ws in words for w in ws)
     n = len(templates)
     n_slots = max(1, n | 1)  # about one slot a template: few words share one

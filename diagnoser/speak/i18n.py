@@ -48,6 +48,17 @@ UI: dict[str, dict[str, str]] = {
         "en": "raised in {function}, {where} ({version})",
         "zh": "在 {function}（{where}）抛出（{version}）",
     },
+    "source_named": {
+        "en": "the message names the place itself: {where}{function}",
+        "zh": "报错信息本身写明了位置：{where}{function}",
+    },
+    "source_named_function": {"en": " (in {function})", "zh": "（函数 {function}）"},
+    "source_nearest": {
+        "en": " (the file is the source path nearest this wording in that release's library; "
+        "the line is not known)",
+        "zh": "（文件按该版本库文件里离这句报错最近的源码路径推定，行号未知）",
+    },
+    "source_at": {"en": "raised in {where} ({version})", "zh": "在 {where} 抛出（{version}）"},
     "source_because": {"en": " because {condition} failed", "zh": "，因为检查 {condition} 不成立"},
     "source_docs": {"en": "docs", "zh": "文档"},
     "source_old": {

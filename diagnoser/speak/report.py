@@ -83,6 +83,7 @@ class SiteReport(TypedDict):
     current: bool | None  # its wording is in the newest wheel checked; None: not checkable
     docs: str | None  # the op's page in PyTorch's docs
     graph_break: str | None  # dynamo's graph-break id and its page
+    named: bool  # the message itself names this file and line (not looked up in the index)
 
 
 class SourceReport(TypedDict):

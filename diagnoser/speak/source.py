@@ -33,6 +33,7 @@ def source_report(loc: Location | None) -> SourceReport | None:
                 "current": s.current,
                 "docs": s.docs or None,
                 "graph_break": s.graph_break or None,
+                "named": s.named,
             }
             for s in loc.sites
         ],
@@ -51,15 +52,24 @@ def _code(text: str, markdown: bool) -> str:
 def site_line(s: Site, lang: str, markdown: bool = False) -> str:
     """raised by `embedding` in aten/src/ATen/native/Embedding.cpp:NN (torch 2.6) because
     `indices.scalar_type() == kLong` failed"""
-    where = f"{s.file}:{s.line}"
+    where = f"{s.file}:{s.line}" if s.line else s.file  # a TH string's line is not known
+    if s.named:
+        function = ""
+        if s.function:
+            function = t("source_named_function", lang).format(function=_code(s.function, markdown))
+        return t("source_named", lang).format(where=where, function=function)
     version = f"torch {s.version}" if s.version else "torch"
     if s.op:
         line = t("source_by_op", lang).format(
             op=_code(s.op, markdown), where=where, version=version
         )
-    else:
-        function = _code(s.function or "?", markdown)
+    elif s.function:
+        function = _code(s.function, markdown)
         line = t("source_in", lang).format(function=function, where=where, version=version)
+    else:  # a TH string, a module-level raise: no function known
+        line = t("source_at", lang).format(where=where, version=version)
+    if not s.line:  # a TH-era wording read from a library's strings
+        line += t("source_nearest", lang)
     if s.condition and s.condition not in ("false", "False"):
         line += t("source_because", lang).format(condition=_code(s.condition, markdown))
     if s.current is False:

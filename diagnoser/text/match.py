@@ -131,6 +131,14 @@ def _located(trace: Trace) -> Location | None:
             found = locate(err.message, err.exc_type, files)
             if found:
                 break
+    if found is None and root is not None and root.kind in ("exception", "assert"):
+        # what the parser leaves out of the message: c10's "Exception raised from f at
+        # file:line" under a CUDA error, THC's "THCudaCheck FAIL file=... line=..." above it
+        from ..knowledge.source_tier import Location, named_site
+
+        named = named_site(trace.text, root.exc_type)
+        if named is not None:
+            found = Location(message=root.message, sites=(named,), count=1)
     if len(_LOCATED) > 64:
         _LOCATED.clear()
     _LOCATED[id(trace)] = (trace, found)
