@@ -670,6 +670,12 @@ class _Run:
         named = list(self.model.named_parameters())
         trainable = [(n, p) for n, p in named if p.requires_grad]
         frozen = [n for n, p in named if not p.requires_grad]
+        if self.optimizer is not None:
+            # an optimizer built over the trainable parameters alone (the fine-tuning idiom,
+            # `filter(lambda p: p.requires_grad, ...)`) says the freezing is deliberate
+            held = {id(p) for g in self.optimizer.param_groups for p in g["params"]}
+            if not any(id(p) in held for _, p in named if not p.requires_grad):
+                frozen = []
         self.ran("grad.none", "grad.frozen", "grad.nonfinite", "grad.zero", "grad.large")
         if frozen and trainable:
             values = {"count": len(frozen), "total": len(named), "params": _listed(frozen)}
