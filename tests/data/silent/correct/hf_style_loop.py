@@ -62,7 +62,7 @@ optimizer = torch.optim.AdamW(grouped, lr=5e-4)
 loader = DataLoader(Examples(), batch_size=4, shuffle=True)
 accumulation = 4
 scheduler = get_linear_schedule_with_warmup(optimizer, 2, len(loader) // accumulation)
-print(diagnoser.preflight(model, loader, compute_loss=lambda batch: model(**batch).loss))
+print(diagnoser.preflight(model, loader, optimizer=optimizer, compute_loss=lambda batch: model(**batch).loss))
 model.train()
 with diagnoser.watch(model) as w:
     for step, batch in enumerate(loader):
