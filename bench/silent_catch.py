@@ -19,7 +19,7 @@ That child replaces diagnoser.watch and diagnoser.preflight with wrappers that r
 finding and the step it came at (watch's on_finding callable; the user's own on_finding still
 gets it), then runs the program as `python prog.py`.
 
-Usage: python bench/silent_catch.py [--jobs N] [--json] [--only NAME...]
+Usage: python bench/silent_catch.py [--jobs N] [--json] [--kind faulty|correct] [--only NAME...]
 """
 
 from __future__ import annotations
@@ -200,8 +200,10 @@ def run(path: Path, kind: str) -> Result:
     return result
 
 
-def results(jobs: int, only: list[str] | None = None) -> list[Result]:
-    todo = [(p, kind) for kind in ("faulty", "correct") for p in programs(kind)]
+def results(
+    jobs: int, only: list[str] | None = None, kinds: list[str] | None = None
+) -> list[Result]:
+    todo = [(p, kind) for kind in kinds or ("faulty", "correct") for p in programs(kind)]
     if only:
         todo = [(p, kind) for p, kind in todo if p.stem in only]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -218,10 +220,11 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="programs run at once (default 2)")
     parser.add_argument("--json", action="store_true", help="every program's result, as JSON")
     parser.add_argument("--only", nargs="+", metavar="NAME", help="run only these programs")
+    parser.add_argument("--kind", choices=("faulty", "correct"), help="run only this kind")
     args = parser.parse_args()
     if args.child:
         return child(Path(args.child[0]).resolve(), Path(args.child[1]))
-    rows = results(args.jobs, args.only)
+    rows = results(args.jobs, args.only, [args.kind] if args.kind else None)
     if args.json:
         print(json.dumps([dict(asdict(r), caught=r.caught) for r in rows], indent=1))
         return 0
