@@ -87,6 +87,7 @@ def child(program: Path, out: Path) -> int:
     from diagnoser.runtime import preflight as preflight_module
     from diagnoser.runtime import watch as watch_module
     from diagnoser.runtime.findings import Finding
+    from diagnoser.speak.i18n import default_lang
 
     records: list[dict[str, Any]] = []
     watches: list[Any] = []
@@ -118,8 +119,9 @@ def child(program: Path, out: Path) -> int:
                 theirs(finding)
             elif theirs == "raise":
                 raise diagnoser.TrainingFindingError(finding)
-            elif theirs == "warn":
-                print(f"[diagnoser] {finding.line('en')}", file=sys.stderr, flush=True)
+            elif theirs == "warn":  # the line watch itself prints
+                line = f"[diagnoser:{made[0].label}] {finding.line(default_lang())}"
+                print(line, file=sys.stderr, flush=True)
 
         made.append(watch_module.watch(model, on_finding=on_finding, **options))
         watches.append(made[0])
