@@ -35,7 +35,7 @@ class Model(nn.Module):
 
 
 torch.manual_seed(0)
-device = "cuda" if torch.cuda.is_available() and False else "cpu"  # the user's accelerator is not CUDA
+device = "cpu"  # the reporter's accelerator is not CUDA (an Ascend NPU); here the CPU
 model = Model().to(device)
 optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
 with diagnoser.watch(model) as w:
