@@ -130,6 +130,30 @@ def test_accumulating_over_micro_batches_is_no_stale_gradient() -> None:
     assert w.findings == []
 
 
+def test_a_gan_generator_backward_through_the_discriminator_is_no_stale_gradient() -> None:
+    # DCGAN's loop: errG.backward() adds to D's gradients after D's step; D's next update starts
+    # with netD.zero_grad(), so no step ever uses a stale gradient.
+    torch.manual_seed(0)
+    netD = nn.Sequential(nn.Linear(4, 16), nn.LeakyReLU(0.2), nn.Linear(16, 1))
+    netG = nn.Sequential(nn.Linear(2, 16), nn.ReLU(), nn.Linear(16, 4))
+    optD = torch.optim.Adam(netD.parameters(), lr=2e-4, betas=(0.5, 0.999))
+    optG = torch.optim.Adam(netG.parameters(), lr=2e-4, betas=(0.5, 0.999))
+    bce = nn.BCEWithLogitsLoss()
+    with watch(netD, on_finding="quiet") as w:
+        for _ in range(6):
+            netD.zero_grad()
+            fake = netG(torch.randn(8, 2))
+            errD = bce(netD(torch.randn(8, 4)), torch.ones(8, 1))
+            errD = errD + bce(netD(fake.detach()), torch.zeros(8, 1))
+            errD.backward()
+            optD.step()
+            netG.zero_grad()
+            bce(netD(fake), torch.ones(8, 1)).backward()
+            optG.step()
+            w.step(errD)
+    assert w.findings == []
+
+
 def test_live_findings_warn_once_per_kind(capsys: pytest.CaptureFixture[str]) -> None:
     model = _mlp()
     opt = torch.optim.SGD(model.parameters(), lr=0.01)

@@ -262,6 +262,30 @@ def test_frozen_parameters_are_reported_as_information() -> None:
     assert finding.check == "grad.frozen" and finding.severity == "info" and report.ok
 
 
+def test_frozen_parameters_left_out_of_the_optimizer_are_deliberate() -> None:
+    model = _mlp()
+    model[0].requires_grad_(False)
+    batch = (torch.randn(16, 10), torch.arange(16) % 4)
+    trainable = torch.optim.SGD([p for p in model.parameters() if p.requires_grad], lr=0.1)
+    assert preflight(model, batch, nn.CrossEntropyLoss(), trainable).findings == []
+    everything = torch.optim.SGD(model.parameters(), lr=0.1)  # holds the frozen ones too
+    checks = [f.check for f in preflight(model, batch, nn.CrossEntropyLoss(), everything).findings]
+    assert checks == ["grad.frozen"]
+
+
+def test_a_warm_up_from_lr_zero_is_judged_at_the_rate_it_warms_up_to() -> None:
+    model = _mlp()
+    batch = (torch.randn(16, 10), torch.arange(16) % 4)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-4)
+    warmup = torch.optim.lr_scheduler.LambdaLR(optimizer, lambda s: min(1.0, s / 10))
+    assert optimizer.param_groups[0]["lr"] == 0  # what the scheduler set for its first step
+    assert preflight(model, batch, nn.CrossEntropyLoss(), optimizer).findings == []
+    assert optimizer.param_groups[0]["lr"] == 0 and warmup.last_epoch == 0
+    stuck = torch.optim.AdamW(model.parameters(), lr=0.0)  # lr 0 with no schedule: never moves
+    checks = [f.check for f in preflight(model, batch, nn.CrossEntropyLoss(), stuck).findings]
+    assert checks == ["optim.lr", "optim.step"]
+
+
 def test_everything_frozen_fails_backward_with_its_entry() -> None:
     model = _mlp().requires_grad_(False)
     report = preflight(model, (torch.randn(16, 10), torch.arange(16) % 4), nn.CrossEntropyLoss())

@@ -50,6 +50,10 @@ class OptimizerChecks:
         self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
         self._before = {}
         self._probe: dict[int, str] = {}  # id(parameter) -> name: its next gradient must be new
+        # id(parameter) -> name: a backward added to the gradient the last step used; stale if
+        # the next step comes before a clear (a GAN's generator backward through the
+        # discriminator adds to D's gradient, harmlessly: D's next update starts with zero_grad)
+        self._uncleared: dict[int, str] = {}
         self._handles: list[Any] = []
         self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
 
@@ -105,6 +109,8 @@ class OptimizerChecks:
         held = self._held(optimizer)
         if not held:
             return  # another model's optimizer
+        if self._uncleared:
+            self._stale_at_step(held)
         n = self._steps.get(id(optimizer), 0)
         self._steps[id(optimizer)] = n + 1
         if n == 0 and not any(p.requires_grad for _, _, p in held):
@@ -211,19 +217,38 @@ class OptimizerChecks:
     def probing(self) -> bool:
         """Whether a parameter waits for its next gradient to be checked (watch keeps its
         parameter hooks on until then)."""
-        return bool(self._probe)
+        return bool(self._probe or self._uncleared)
 
     def probed(self, p: torch.Tensor) -> bool:
-        return id(p) in self._probe
+        return id(p) in self._probe or id(p) in self._uncleared
 
     def check_stale(self, p: torch.Tensor) -> None:
-        name = self._probe.pop(id(p), None)
-        if name is None or p.grad is None:
-            return
+        """Called before a backward adds to p.grad: after a step, p.grad must have been cleared
+        (None or zero) before the next step uses it."""
         grad = p.grad
-        if grad.layout == torch.strided and not grad.is_nested and bool(grad.detach().any()):
-            values = {"param": name, "step": self._step_of()}
-            self._report("watch.stale-grad", "", Finding("watch.stale-grad", values, location=name))
+        if grad is not None and (grad.layout != torch.strided or grad.is_nested):
+            self._probe.pop(id(p), None)  # a layout not read: never a finding
+            self._uncleared.pop(id(p), None)
+            return
+        cleared = grad is None or not bool(grad.detach().any())
+        if id(p) in self._uncleared:
+            if cleared:
+                del self._uncleared[id(p)]
+            return
+        name = self._probe.pop(id(p), None)
+        if name is not None and not cleared:
+            self._uncleared[id(p)] = name
+
+    def _stale_at_step(self, held: list[tuple[int, str, torch.Tensor]]) -> None:
+        """A step about to use a gradient that was never cleared since the last step."""
+        for _, name, p in held:
+            if self._uncleared.pop(id(p), None) is None:
+                continue
+            grad = p.grad
+            if grad is not None and bool(grad.detach().any()):
+                values = {"param": name, "step": self._step_of()}
+                finding = Finding("watch.stale-grad", values, location=name)
+                self._report("watch.stale-grad", "", finding)
 
 
 def _spread(items: list[Any], n: int) -> list[Any]:

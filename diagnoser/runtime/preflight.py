@@ -195,6 +195,14 @@ def _loss_kind(loss_fn: Any) -> str | None:
     return None
 
 
+def _rate(group: dict[str, Any]) -> float:
+    """A parameter group's learning rate. At 0 under an lr scheduler (a warm-up from 0: LambdaLR,
+    LinearLR, Hugging Face's get_linear_schedule_with_warmup), the rate it warms up to: the
+    `initial_lr` the scheduler keeps in the group."""
+    lr = float(group["lr"])
+    return float(group.get("initial_lr", lr)) if lr == 0 else lr
+
+
 def _listed(names: list[str]) -> str:
     shown = ", ".join(names[:_SHOWN])
     return shown + (f" (+{len(names) - _SHOWN})" if len(names) > _SHOWN else "")
@@ -670,6 +678,12 @@ class _Run:
         named = list(self.model.named_parameters())
         trainable = [(n, p) for n, p in named if p.requires_grad]
         frozen = [n for n, p in named if not p.requires_grad]
+        if self.optimizer is not None:
+            # an optimizer built over the trainable parameters alone (the fine-tuning idiom,
+            # `filter(lambda p: p.requires_grad, ...)`) says the freezing is deliberate
+            held = {id(p) for g in self.optimizer.param_groups for p in g["params"]}
+            if not any(id(p) in held for _, p in named if not p.requires_grad):
+                frozen = []
         self.ran("grad.none", "grad.frozen", "grad.nonfinite", "grad.zero", "grad.large")
         if frozen and trainable:
             values = {"count": len(frozen), "total": len(named), "params": _listed(frozen)}
@@ -715,7 +729,7 @@ class _Run:
         self.ran("optim.lr")
         low, high = _LR_RANGE[name]
         for group in self.optimizer.param_groups:
-            lr = float(group["lr"])
+            lr = _rate(group)
             if low <= lr <= high:
                 continue
             too_high = lr > high
@@ -761,7 +775,15 @@ class _Run:
             return
         self.ran("optim.step")
         before = [p.detach().clone() for p in held]
-        step(self.optimizer, lambda: self._loss(self.batches[0]))
+        # a warm-up from lr 0 moves nothing at its first step, by design: step at its peak
+        warming = [(g, g["lr"]) for g in self.optimizer.param_groups if float(g["lr"]) == 0]
+        for group, _ in warming:
+            group["lr"] = _rate(group)
+        try:
+            step(self.optimizer, lambda: self._loss(self.batches[0]))
+        finally:
+            for group, lr in warming:
+                group["lr"] = lr
         if held and all(torch.equal(b, p.detach()) for b, p in zip(before, held, strict=True)):
             lrs = sorted({_fmt(float(g["lr"])) for g in self.optimizer.param_groups})
             self.add("optim.step", values={"lr": "/".join(lrs)})
