@@ -10,11 +10,11 @@ the label given before the tool ever ran on it. Prints the numbers README.md rep
 - PyTorch posts answered with a wrong family first;
 each also by language and by kind. `--misses` lists the posts answered wrongly or not at all.
 
-`--set heldout` measures heldout.yaml instead: posts sampled the same way but kept aside from
-development (rules are never tuned on them), so that the two sets' numbers show how a change
-generalises.
+`--set heldout` measures heldout.yaml instead, `--set heldout2` heldout2.yaml: posts sampled the
+same way but kept aside from development (rules are never tuned on them), so that the sets'
+numbers show how a change generalises.
 
-Usage: python bench/accuracy.py [--set dev|heldout] [--misses] [--json]
+Usage: python bench/accuracy.py [--set dev|heldout|heldout2] [--misses] [--json]
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from diagnoser.knowledge.index import Index, load_index  # noqa: E402
 from diagnoser.text.match import diagnose  # noqa: E402
 
 DEVSET = ROOT / "tests" / "data" / "real" / "devset"
-HELDOUT = "heldout.yaml"
+HELD_ASIDE = ("heldout", "heldout2")  # each a file <name>.yaml kept out of the development set
 
 
 @dataclass(frozen=True)
@@ -56,10 +56,11 @@ class Answer:
 
 
 def posts(folder: Path = DEVSET, part: str = "dev") -> list[Post]:
-    """The development posts (every file but the held-aside one), or with part="heldout" those."""
+    """The development posts (every file but the held-aside ones), or with part="heldout" (or
+    "heldout2") the posts of that held-aside file alone."""
     found = []
     for path in sorted(folder.glob("*.yaml")):
-        if (path.name == HELDOUT) != (part == "heldout"):
+        if path.stem != part and (part != "dev" or path.stem in HELD_ASIDE):
             continue
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or ():
             fields = ("id", "url", "lang", "kind", "label", "text")
@@ -113,7 +114,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--misses", action="store_true", help="list the posts answered wrongly")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--set", choices=("dev", "heldout"), default="dev", dest="part")
+    parser.add_argument("--set", choices=("dev", *HELD_ASIDE), default="dev", dest="part")
     args = parser.parse_args()
     index = load_index()
     found = posts(part=args.part)
