@@ -46,6 +46,8 @@ class Post:
     kind: str  # error | symptom | non-pytorch
     label: str | None
     text: str
+    # a second family that explains the post as well as the label (METHOD.md says which and why)
+    also: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def posts(folder: Path = DEVSET, part: str = "dev") -> list[Post]:
             continue
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or ():
             fields = ("id", "url", "lang", "kind", "label", "text")
-            found.append(Post(*(item[f] for f in fields)))
+            found.append(Post(*(item[f] for f in fields), also=tuple(item.get("also", ()))))
     return found
 
 
@@ -73,8 +75,9 @@ def answer(post: Post, index: Index) -> Answer:
     if best is None:
         return Answer(post, None, post.label is None)
     names = {best.entry.id, *best.entry.aliases}
-    first = post.label if post.label in names else best.entry.id
-    return Answer(post, first, post.kind != "non-pytorch" and post.label in names)
+    fitting = [f for f in (post.label, *post.also) if f in names]
+    first = fitting[0] if fitting else best.entry.id
+    return Answer(post, first, post.kind != "non-pytorch" and bool(fitting))
 
 
 def share(answers: Iterable[Answer], hit: str) -> tuple[int, int]:

@@ -46,6 +46,10 @@ _NAMED_SCORE = 84
 # An error retold in other words (paraphrase.py): below any phrase said word for word.
 _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
+# A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
+# itself, not a value: masking turns it into a number like any other, so the fuzzy stage
+# compares the codes apart and never lets one code's example stand for another code's message.
+_ERROR_CODE = r"(?i)\berror\s*(?:\(\s*|=\s*|code\s*:?\s*)(\d{1,5})\b"
 # What a sentence says is not so: "going well without NaN loss value", "it is not because it is
 # out of memory", "I am not talking about the classic vanishing gradients", "不是因为显存不够".
 # The words after the cue are no symptom described: they are blanked before phrases and patterns
@@ -248,6 +252,7 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     keys, squashed = key_tokens(masked), squash(masked)
     if len(squashed) < 12:  # a rule of "=====" is no message
         return []
+    codes = _error_codes(err.message)
     examples = _indexed_examples(index)
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
     unless: dict[int, tuple[bool, ...]] = {}
@@ -258,6 +263,7 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
         if (
             ratio > similarity.get(e, 0.0)
             and _same_keys(keys, ex.keys)
+            and (not (codes and ex.codes) or codes == ex.codes)
             # the entry sends a message its `unless` matches elsewhere, unless the example it
             # resembles matches it too
             and all(ex_side or not side for side, ex_side in zip(unless[e], ex.unless, strict=True))
@@ -268,6 +274,10 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
         Match(index.entry(e), round(s * _FUZZY_CAP / 100), err, "fuzzy")
         for e, s in sorted(similarity.items())
     ]
+
+
+def _error_codes(message: str) -> list[str]:
+    return compile_cached(_ERROR_CODE).findall(message.split("\n", 1)[0])
 
 
 def _close_examples(masked: str, squashed: str, examples: _IndexedExamples) -> dict[int, float]:
@@ -363,6 +373,7 @@ class _Example:
     squashed: str
     keys: frozenset[str]
     unless: tuple[bool, ...]
+    codes: list[str]
 
 
 def _unless_side(entry: Entry, message: str) -> tuple[bool, ...]:
@@ -392,10 +403,15 @@ class _IndexedExamples:
         self.squashed: list[str] = columns["squashed"]
         self._keys: list[list[str]] = columns["keys"]
         self._unless: list[list[bool]] = columns["unless"]
+        self._codes: list[list[str]] = columns["codes"]
 
     def example(self, i: int) -> _Example:
         return _Example(
-            self.masked[i], self.squashed[i], frozenset(self._keys[i]), tuple(self._unless[i])
+            self.masked[i],
+            self.squashed[i],
+            frozenset(self._keys[i]),
+            tuple(self._unless[i]),
+            self._codes[i],
         )
 
 
@@ -416,6 +432,7 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
         "squashed": [],
         "keys": [],
         "unless": [],
+        "codes": [],
     }
     for e, entry in enumerate(index.entries):
         unlesses = _unlesses(entry)
@@ -427,6 +444,7 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
                 columns["squashed"].append(squash(masked))
                 columns["keys"].append(sorted(key_tokens(masked)))
                 columns["unless"].append(list(_side(unlesses, err.message)))
+                columns["codes"].append(_error_codes(err.message))
     return columns
 
 
