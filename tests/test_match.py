@@ -273,7 +273,7 @@ def test_a_numbered_cuda_error_is_not_claimed_by_another_numbers_example(index: 
     """The number in "cuda runtime error (N)" names the error: (9) is an invalid launch
     configuration, (100) or (38) no GPU at all. Masked, they look alike; the fuzzy stage must not
     answer one with the other's family, while another wording of the same code still finds it.
-    Both messages are real torch 0.x output pasted in public issues (devset en-gh-065, en-gh-069)."""
+    Both are real torch 0.x output pasted in public issues (devset en-gh-065, en-gh-069)."""
     assert diagnose("RuntimeError: cuda runtime error (9)", index).matches == ()
     same_code = (
         "RuntimeError: cuda runtime error (30) : unknown error at /opt/conda/conda-bld/"
