@@ -65,8 +65,18 @@ def posts(folder: Path = DEVSET, part: str = "dev") -> list[Post]:
         if path.stem != part and (part != "dev" or path.stem in HELD_ASIDE):
             continue
         for item in yaml.safe_load(path.read_text(encoding="utf-8")) or ():
-            fields = ("id", "url", "lang", "kind", "label", "text")
-            found.append(Post(*(item[f] for f in fields), also=tuple(item.get("also", ()))))
+            also = tuple(item.get("also", ()))
+            found.append(
+                Post(
+                    item["id"],
+                    item["url"],
+                    item["lang"],
+                    item["kind"],
+                    item["label"],
+                    item["text"],
+                    also,
+                )
+            )
     return found
 
 
