@@ -39,6 +39,9 @@ NOT_RETOLD = [
     "训练时显存占用一直很稳定",  # a behaviour, not an error: no error word
     "batch_size 已经设置到 3 了还是报错",  # batch size is one concept, not "batch" and "size"
     "The shapes cannot be multiplied",  # English sentences are left to the phrases and fuzzy stage
+    # a user's words (devset zh-045): DataLoader workers "出错", which error is only in a
+    # screenshot; a worker's exception, shared memory and CUDA in a fork are retold equally well
+    "dataloader的num_workers参数指加载线程的数量，但是我的电脑一使用多线程就出错",
 ]
 
 
