@@ -76,6 +76,17 @@ SAID = [
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
     ("loss-oscillates", "the loss keeps oscillating and the model is not converging"),
     ("overfitting", "loss没有下降，val_loss越来越大"),
+    # the training metric improves while the validation one does not (keras#2367,
+    # YCG09/chinese_ocr#175, users' words)
+    (
+        "overfitting",
+        "The training accuracy curve shows a rise but there is not much change in the validation"
+        " accuracy.",
+    ),
+    (
+        "overfitting",
+        "但是到3左右，训练集loss还在稳步减少，acc也在不断的提升，但是测试集的loss不怎么变化，acc也不怎么变化",
+    ),
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
@@ -117,6 +128,8 @@ NOT_SAID = [
     "During training, the RAM keeps increasing. Is it a memory leak?",
     "during my training, the memory usage(RAM, not GPU memory) kept increasing",
     "训练过程中，内存占用不断上升",
+    # zero loss as the aim, not what the loss is (devset en-forum-062)
+    "I am not sure what prevents the NN from getting zero loss.",
 ]
 
 
@@ -149,3 +162,15 @@ def test_judged_in_eval_mode_is_not_never_put_in_it(sentence: str, index: Index)
     """Only a sentence that says the model was not set, put or switched to evaluation mode is
     dropout-active-at-eval; a metric that is poor in evaluation is another entry's, or none."""
     assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}
+
+
+def test_a_train_validation_gap_on_the_very_same_data_is_not_overfitting(index: Index) -> None:
+    """Trained and validated on the same data, the model cannot fit one better than the other
+    (pytorch/pytorch#60718, the user's title): overfitting's gap is contradicted there."""
+    sentence = (
+        "I am training and validating with the totally same dataset, the train acc increases,"
+        " but the val acc stays still"
+    )
+    assert all(m.entry.id != "overfitting" for m in diagnose(sentence, index).matches)
+    best = diagnose(sentence.replace(" with the totally same dataset", ""), index).best
+    assert best is not None and best.entry.id == "overfitting"
