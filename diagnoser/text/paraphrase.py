@@ -56,7 +56,10 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "twice": ("两次", "第二次", "重复", "twice", "second time"),
     "memory": ("显存", "内存", "memory"),
     "not-enough": ("不足", "不够", "爆了", "溢出", "out of memory", "oom"),
-    "worker": ("worker", "子进程", "工作进程"),
+    "worker": ("worker", "工作进程"),
+    # a child process is a DataLoader worker only where the sentence says so: in multi-GPU
+    # training ("设置多卡时，子进程会被kill") the children are the launcher's
+    "subprocess": ("子进程", "subprocess"),
     "killed": ("被杀", "被kill", "kill", "killed", "意外退出", "exited unexpectedly"),
     "dataloader": ("dataloader", "数据加载"),
     "load": ("加载", "载入", "load"),
