@@ -130,6 +130,11 @@ NOT_SAID = [
     "训练过程中，内存占用不断上升",
     # zero loss as the aim, not what the loss is (devset en-forum-062)
     "I am not sure what prevents the NN from getting zero loss.",
+    # slow because it runs on the CPU: no data pipeline to speed up (devset en-gh-022)
+    "If your model is training super slow, for example, 50seconds/batch, you might be running on"
+    " your CPU",
+    # a loss that rises with the accuracy: the model learns (devset en-forum-081)
+    "Why train when Loss is going up. In addition, Why does the Loss go up, but so does the Acc?",
 ]
 
 
@@ -174,3 +179,11 @@ def test_a_train_validation_gap_on_the_very_same_data_is_not_overfitting(index: 
     assert all(m.entry.id != "overfitting" for m in diagnose(sentence, index).matches)
     best = diagnose(sentence.replace(" with the totally same dataset", ""), index).best
     assert best is not None and best.entry.id == "overfitting"
+
+
+def test_the_cpu_rules_out_the_data_pipeline_unless_it_is_named(index: Index) -> None:
+    """Training on the CPU is slow for want of a GPU; a sentence that also names the DataLoader
+    is about it again."""
+    said = "training is slow, I am running on the CPU and the dataloader uses num_workers=0"
+    best = diagnose(said, index).best
+    assert best is not None and best.entry.id == "slow-training-dataloader"
