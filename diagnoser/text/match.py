@@ -489,6 +489,14 @@ def _finding_matches(text: str, index: Index) -> list[Match]:
     return out
 
 
+# The notes torch appends to every CUDA error, whichever it was ("Compile with
+# `TORCH_USE_CUDA_DSA` to enable device-side assertions."): words of no symptom, and no
+# device-side assert either, when the line naming the error was cut off.
+_CUDA_ERROR_NOTES = compile_cached(
+    r"(?m)^[^\S\n]*(?:CUDA kernel errors might be asynchronously reported at some other API call"
+    r"|For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+    r"|Compile with `?TORCH_USE_CUDA_DSA`? to enable device-side assertions)[^\n]*$"
+)
 # A check that passed, as preflight prints it ("  ✓ no gradient is exactly zero"): it says what
 # is fine, and its words must not be read as a symptom described.
 _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
@@ -497,6 +505,8 @@ _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
     if "✓" in text:
         text = _PASSED_CHECK.sub("", text)
+    if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
+        text = _CUDA_ERROR_NOTES.sub("", text)
     findings = detect(read_training_log(text))
     # Users describe a problem in a sentence; a pasted traceback is no description.
     said = text[:_MAX_SENTENCE]
