@@ -76,6 +76,15 @@ SAID = [
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
     ("loss-oscillates", "the loss keeps oscillating and the model is not converging"),
     ("overfitting", "loss没有下降，val_loss越来越大"),
+    # a jump, and a metric that suddenly drops between readings (calclavia/DeepJ#49,
+    # MoyanZitto/keras-cn#28); NaN in the model's output (NVIDIA/apex#1509), users' words
+    (
+        "loss-oscillates",
+        "you can see around epoch 66 the loss had increased a lot, does it mean hours of training"
+        " wasted?",
+    ),
+    ("loss-oscillates", "上一次迭代的验证准确率80%，下一次迭代突然降到60%。"),
+    ("nan-loss", "[QUESTION]NAN in output of model in O1/O2"),
     # the training metric improves while the validation one does not (keras#2367,
     # YCG09/chinese_ocr#175, users' words)
     (
