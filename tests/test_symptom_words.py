@@ -7,6 +7,7 @@ import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.text.match import diagnose
+from diagnoser.text.symptoms import normalise
 
 from .conftest import ENTRIES
 
@@ -196,3 +197,22 @@ def test_the_cpu_rules_out_the_data_pipeline_unless_it_is_named(index: Index) ->
     said = "training is slow, I am running on the CPU and the dataloader uses num_workers=0"
     best = diagnose(said, index).best
     assert best is not None and best.entry.id == "slow-training-dataloader"
+
+
+def test_a_typo_in_the_users_own_line_of_a_long_post_is_corrected(index: Index) -> None:
+    """Past 300 characters only the lines in which the writer speaks of themselves are
+    typo-corrected ("stagates", keras-team/keras#14607, devset en-forum-016): a log's lines are
+    not theirs, and stay as printed."""
+    post = (
+        "@saichatla I tried different dropout rates and here are the results. I used 64 as batch"
+        " size and 0.01 as learning rate\n"
+        "using dropout 0.4 [image] using dropout 0.5 [image] using dropout 0.6 [image]\n"
+        "in all these cases the val_accuracy stagates at 50%. I read somewhere that if validation"
+        " set does not have enough data than this might occur. but we are talking about 3k+"
+        " different classes folders with 200+ samples in each folder (UCF-101 Dataset)\n"
+    )
+    assert len(post) > 300
+    best = diagnose(post, index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing"
+    log_line = "stagates at 50% after epoch 3 " * 12  # no one speaking: left as printed
+    assert normalise(post + log_line, index.vocabulary).count("stagates") == 12
