@@ -86,6 +86,21 @@ SAID = [
     ),
     ("loss-oscillates", "上一次迭代的验证准确率80%，下一次迭代突然降到60%。"),
     ("nan-loss", "[QUESTION]NAN in output of model in O1/O2"),
+    # days of training not done yet, and GPU memory read at the start and later (users' words:
+    # cfzd/Ultra-Fast-Lane-Detection-v2#180, yuantailing/ctw-baseline#34, om-ai-lab/VLM-R1#164)
+    (
+        "slow-training-dataloader",
+        "我是单个3090GPU，代码部分有什么需要修改的吗？\n我训练了四天了还在训练",
+    ),
+    (
+        "slow-training-dataloader",
+        "The training has been running for 2 days, and it's only done 5410 steps, so far.",
+    ),
+    (
+        "gpu-memory-leak",
+        "I use 4 NVIDIA H20 96GB.\nMemory usage at the start of training is about 50000MiB, but it"
+        " comes to about 75000MiB when 400steps.",
+    ),
     # the training metric improves while the validation one does not (keras#2367,
     # YCG09/chinese_ocr#175, users' words)
     (
