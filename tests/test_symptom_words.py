@@ -86,6 +86,19 @@ SAID = [
     ),
     ("loss-oscillates", "上一次迭代的验证准确率80%，下一次迭代突然降到60%。"),
     ("nan-loss", "[QUESTION]NAN in output of model in O1/O2"),
+    # training results poor as well (karanvivekbhargava/obamanet#24), a "GPU memory problem" on a
+    # small GPU (chrischoy/FCGF#7), users' words
+    (
+        "underfitting",
+        "Hi, when I try to train a model, the validation performance does not improve at all as it"
+        " can be seen from the tensorboard graphs. Also, training accuracy does not achieve good"
+        " results.",
+    ),
+    (
+        "cuda-oom",
+        "When I proceed training.py, GPU memory problem occurred like this:\n\nMy GPU is GeForce"
+        " GTX 1050 Ti, and I don't have a much better GPU.",
+    ),
     # days of training not done yet, and GPU memory read at the start and later (users' words:
     # cfzd/Ultra-Fast-Lane-Detection-v2#180, yuantailing/ctw-baseline#34, om-ai-lab/VLM-R1#164)
     (
