@@ -244,3 +244,16 @@ def test_a_typo_in_the_users_own_line_of_a_long_post_is_corrected(index: Index) 
     assert best is not None and best.entry.id == "loss-not-decreasing"
     log_line = "stagates at 50% after epoch 3 " * 12  # no one speaking: left as printed
     assert normalise(post + log_line, index.vocabulary).count("stagates") == 12
+
+
+def test_asking_whether_it_would_happen_is_no_report_that_it_did(index: Index) -> None:
+    """CSQianDong/III-Retriever#8 (devset en-gh-037) asks whether building the data could run
+    out of memory; the same words reporting it still name the family."""
+    asked = (
+        "训练过程中，内存占用不断上升\n\n请教下，当训练数据比较大，比如千万级别，"
+        "datase_factory.py构造数据的时候，会不会出现内存不够的问题？"
+    )
+    assert diagnose(asked, index).matches == ()
+    told = asked.replace("会不会出现内存不够的问题？", "出现了内存不够的问题。")
+    best = diagnose(told, index).best
+    assert best is not None and best.entry.id == "cuda-oom"

@@ -65,6 +65,9 @@ _UNSAID = (
     r"|\b(?:not|isn't|wasn't)\s+(?:because|due to|caused by|related to|(?:talking )?about)\b"
     r"[^\n.,;!?]{0,80}"
     r"|(?:不是因为|而不是)[^\n。，；！？,.;!?]{0,30}"
+    # asking whether it would happen is no report that it did ("构造数据的时候，会不会出现内存不够的
+    # 问题？"); a guess at the cause of what did happen ("会不会是显存不够") is left to be read
+    r"|会不会(?:出现|发生|有)[^\n。，；！？,.;!?]{0,30}"
 )
 
 
