@@ -99,6 +99,8 @@ SAID = [
         "When I proceed training.py, GPU memory problem occurred like this:\n\nMy GPU is GeForce"
         " GTX 1050 Ti, and I don't have a much better GPU.",
     ),
+    # a title in non-native English (discuss.pytorch.org/t/153791)
+    ("vanishing-gradient", "Gradient seems to small when training parameters"),
     # days of training not done yet, and GPU memory read at the start and later (users' words:
     # cfzd/Ultra-Fast-Lane-Detection-v2#180, yuantailing/ctw-baseline#34, om-ai-lab/VLM-R1#164)
     (
