@@ -259,3 +259,20 @@ def test_asking_whether_it_would_happen_is_no_report_that_it_did(index: Index) -
     told = asked.replace("会不会出现内存不够的问题？", "出现了内存不够的问题。")
     best = diagnose(told, index).best
     assert best is not None and best.entry.id == "cuda-oom"
+
+
+def test_a_printed_running_sum_is_no_loss_that_rises(index: Index) -> None:
+    """aimagelab/novelty-detection#10 (devset en-forum-083): the "increasing loss" is a running
+    sum printed each step. Printing the loss itself, the same words are the symptom again."""
+    post = (
+        "Loss increases during the traning\n\n"
+        "I am trying to do training but the loss function increases rather than decrease\n\n"
+        "                loss.backward()\n"
+        "                optimizer.step()\n"
+        "                running_loss += loss.item()\n"
+        "                print (running_loss)\n"
+    )
+    assert all(m.entry.id != "loss-not-decreasing" for m in diagnose(post, index).matches)
+    printed_loss = post.replace("print (running_loss)", "print (loss.item())")
+    best = diagnose(printed_loss, index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing"
