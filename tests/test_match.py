@@ -267,3 +267,36 @@ def test_a_signature_with_code_needs_the_failing_line_to_fit(
         text += f"    {line}\n{message}\n"
     best = diagnose(text, index).best
     assert (best.entry.id if best else None) == expected
+
+
+def test_a_numbered_cuda_error_is_not_claimed_by_another_numbers_example(index: Index) -> None:
+    """The number in "cuda runtime error (N)" names the error: (9) is an invalid launch
+    configuration, (100) or (38) no GPU at all. Masked, they look alike; the fuzzy stage must not
+    answer one with the other's family, while another wording of the same code still finds it.
+    Both are real torch 0.x output pasted in public issues (devset en-gh-065, en-gh-069)."""
+    assert diagnose("RuntimeError: cuda runtime error (9)", index).matches == ()
+    same_code = (
+        "RuntimeError: cuda runtime error (30) : unknown error at /opt/conda/conda-bld/"
+        "pytorch_1501972792122/work/pytorch-0.1.12/torch/lib/THC/generic/THCStorage.cu:66"
+    )
+    best = diagnose(same_code, index).best
+    assert best is not None and best.entry.id == "no-cuda-gpus" and best.method == "fuzzy"
+
+
+def test_the_notes_after_any_cuda_error_name_no_device_side_assert(index: Index) -> None:
+    """torch appends these lines to every CUDA error; with the line naming the error cut off
+    (bghira/SimpleTuner#1775, devset en-forum-066) they say nothing of which error it was."""
+    pasted = (
+        "Hi just launched a new training this morning and got this error :\n\n"
+        "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+        "stacktrace below might be incorrect.\n"
+        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+        "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n\n"
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/SimpleTuner/train.py", line 76, in <module>\n'
+        "    trainer.train()\n"
+    )
+    assert all(m.entry.id != "cuda-device-side-assert" for m in diagnose(pasted, index).matches)
+    named = "RuntimeError: CUDA error: device-side assert triggered\n" + pasted.split("\n\n", 1)[1]
+    best = diagnose(named, index).best
+    assert best is not None and best.entry.id == "cuda-device-side-assert"

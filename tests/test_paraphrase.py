@@ -15,6 +15,7 @@ RETOLD = {
     "报错说张量不在同一个设备上，一个在 cuda:0 一个在 cpu": "device-mismatch",
     "训练时报错，模型和输入数据的设备不一样": "device-mismatch",
     "报错说 DataLoader 的 worker 意外退出了": "dataloader-worker-killed",
+    "报错说 DataLoader 的子进程被 kill 了": "dataloader-worker-killed",
     "提示梯度计算需要的变量被原地操作修改了": "inplace-modified",
     "加载预训练权重的时候报错，说缺少一些 key": "state-dict-mismatch",
     "报错: 端口已经被占用了": "address-in-use",
@@ -39,6 +40,13 @@ NOT_RETOLD = [
     "训练时显存占用一直很稳定",  # a behaviour, not an error: no error word
     "batch_size 已经设置到 3 了还是报错",  # batch size is one concept, not "batch" and "size"
     "The shapes cannot be multiplied",  # English sentences are left to the phrases and fuzzy stage
+    # a user's words (devset zh-045): DataLoader workers "出错", which error is only in a
+    # screenshot; a worker's exception, shared memory and CUDA in a fork are retold equally well
+    "dataloader的num_workers参数指加载线程的数量，但是我的电脑一使用多线程就出错",
+    # multi-GPU training whose child processes are killed (devset zh-100): the launcher's children,
+    # not DataLoader workers
+    "请问我运行单卡正常，但运行多卡的时候，无论是lora还是ptuning都会报下面这个错误\n"
+    "相同的问题，单卡正常，设置多卡时，子进程会被kill。搞不清楚原因",
 ]
 
 

@@ -7,6 +7,7 @@ import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.text.match import diagnose
+from diagnoser.text.symptoms import normalise
 
 from .conftest import ENTRIES
 
@@ -76,6 +77,56 @@ SAID = [
     ("loss-oscillates", "loss 震荡得很厉害，模型不收敛"),
     ("loss-oscillates", "the loss keeps oscillating and the model is not converging"),
     ("overfitting", "loss没有下降，val_loss越来越大"),
+    # a jump, and a metric that suddenly drops between readings (calclavia/DeepJ#49,
+    # MoyanZitto/keras-cn#28); NaN in the model's output (NVIDIA/apex#1509), users' words
+    (
+        "loss-oscillates",
+        "you can see around epoch 66 the loss had increased a lot, does it mean hours of training"
+        " wasted?",
+    ),
+    ("loss-oscillates", "上一次迭代的验证准确率80%，下一次迭代突然降到60%。"),
+    ("nan-loss", "[QUESTION]NAN in output of model in O1/O2"),
+    # training results poor as well (karanvivekbhargava/obamanet#24), a "GPU memory problem" on a
+    # small GPU (chrischoy/FCGF#7), users' words
+    (
+        "underfitting",
+        "Hi, when I try to train a model, the validation performance does not improve at all as it"
+        " can be seen from the tensorboard graphs. Also, training accuracy does not achieve good"
+        " results.",
+    ),
+    (
+        "cuda-oom",
+        "When I proceed training.py, GPU memory problem occurred like this:\n\nMy GPU is GeForce"
+        " GTX 1050 Ti, and I don't have a much better GPU.",
+    ),
+    # a title in non-native English (discuss.pytorch.org/t/153791)
+    ("vanishing-gradient", "Gradient seems to small when training parameters"),
+    # days of training not done yet, and GPU memory read at the start and later (users' words:
+    # cfzd/Ultra-Fast-Lane-Detection-v2#180, yuantailing/ctw-baseline#34, om-ai-lab/VLM-R1#164)
+    (
+        "slow-training-dataloader",
+        "我是单个3090GPU，代码部分有什么需要修改的吗？\n我训练了四天了还在训练",
+    ),
+    (
+        "slow-training-dataloader",
+        "The training has been running for 2 days, and it's only done 5410 steps, so far.",
+    ),
+    (
+        "gpu-memory-leak",
+        "I use 4 NVIDIA H20 96GB.\nMemory usage at the start of training is about 50000MiB, but it"
+        " comes to about 75000MiB when 400steps.",
+    ),
+    # the training metric improves while the validation one does not (keras#2367,
+    # YCG09/chinese_ocr#175, users' words)
+    (
+        "overfitting",
+        "The training accuracy curve shows a rise but there is not much change in the validation"
+        " accuracy.",
+    ),
+    (
+        "overfitting",
+        "但是到3左右，训练集loss还在稳步减少，acc也在不断的提升，但是测试集的loss不怎么变化，acc也不怎么变化",
+    ),
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
@@ -117,6 +168,13 @@ NOT_SAID = [
     "During training, the RAM keeps increasing. Is it a memory leak?",
     "during my training, the memory usage(RAM, not GPU memory) kept increasing",
     "训练过程中，内存占用不断上升",
+    # zero loss as the aim, not what the loss is (devset en-forum-062)
+    "I am not sure what prevents the NN from getting zero loss.",
+    # slow because it runs on the CPU: no data pipeline to speed up (devset en-gh-022)
+    "If your model is training super slow, for example, 50seconds/batch, you might be running on"
+    " your CPU",
+    # a loss that rises with the accuracy: the model learns (devset en-forum-081)
+    "Why train when Loss is going up. In addition, Why does the Loss go up, but so does the Acc?",
 ]
 
 
@@ -149,3 +207,72 @@ def test_judged_in_eval_mode_is_not_never_put_in_it(sentence: str, index: Index)
     """Only a sentence that says the model was not set, put or switched to evaluation mode is
     dropout-active-at-eval; a metric that is poor in evaluation is another entry's, or none."""
     assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(sentence, index).matches}
+
+
+def test_a_train_validation_gap_on_the_very_same_data_is_not_overfitting(index: Index) -> None:
+    """Trained and validated on the same data, the model cannot fit one better than the other
+    (pytorch/pytorch#60718, the user's title): overfitting's gap is contradicted there."""
+    sentence = (
+        "I am training and validating with the totally same dataset, the train acc increases,"
+        " but the val acc stays still"
+    )
+    assert all(m.entry.id != "overfitting" for m in diagnose(sentence, index).matches)
+    best = diagnose(sentence.replace(" with the totally same dataset", ""), index).best
+    assert best is not None and best.entry.id == "overfitting"
+
+
+def test_the_cpu_rules_out_the_data_pipeline_unless_it_is_named(index: Index) -> None:
+    """Training on the CPU is slow for want of a GPU; a sentence that also names the DataLoader
+    is about it again."""
+    said = "training is slow, I am running on the CPU and the dataloader uses num_workers=0"
+    best = diagnose(said, index).best
+    assert best is not None and best.entry.id == "slow-training-dataloader"
+
+
+def test_a_typo_in_the_users_own_line_of_a_long_post_is_corrected(index: Index) -> None:
+    """Past 300 characters only the lines in which the writer speaks of themselves are
+    typo-corrected ("stagates", keras-team/keras#14607, devset en-forum-016): a log's lines are
+    not theirs, and stay as printed."""
+    post = (
+        "@saichatla I tried different dropout rates and here are the results. I used 64 as batch"
+        " size and 0.01 as learning rate\n"
+        "using dropout 0.4 [image] using dropout 0.5 [image] using dropout 0.6 [image]\n"
+        "in all these cases the val_accuracy stagates at 50%. I read somewhere that if validation"
+        " set does not have enough data than this might occur. but we are talking about 3k+"
+        " different classes folders with 200+ samples in each folder (UCF-101 Dataset)\n"
+    )
+    assert len(post) > 300
+    best = diagnose(post, index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing"
+    log_line = "stagates at 50% after epoch 3 " * 12  # no one speaking: left as printed
+    assert normalise(post + log_line, index.vocabulary).count("stagates") == 12
+
+
+def test_asking_whether_it_would_happen_is_no_report_that_it_did(index: Index) -> None:
+    """CSQianDong/III-Retriever#8 (devset en-gh-037) asks whether building the data could run
+    out of memory; the same words reporting it still name the family."""
+    asked = (
+        "训练过程中，内存占用不断上升\n\n请教下，当训练数据比较大，比如千万级别，"
+        "datase_factory.py构造数据的时候，会不会出现内存不够的问题？"
+    )
+    assert diagnose(asked, index).matches == ()
+    told = asked.replace("会不会出现内存不够的问题？", "出现了内存不够的问题。")
+    best = diagnose(told, index).best
+    assert best is not None and best.entry.id == "cuda-oom"
+
+
+def test_a_printed_running_sum_is_no_loss_that_rises(index: Index) -> None:
+    """aimagelab/novelty-detection#10 (devset en-forum-083): the "increasing loss" is a running
+    sum printed each step. Printing the loss itself, the same words are the symptom again."""
+    post = (
+        "Loss increases during the traning\n\n"
+        "I am trying to do training but the loss function increases rather than decrease\n\n"
+        "                loss.backward()\n"
+        "                optimizer.step()\n"
+        "                running_loss += loss.item()\n"
+        "                print (running_loss)\n"
+    )
+    assert all(m.entry.id != "loss-not-decreasing" for m in diagnose(post, index).matches)
+    printed_loss = post.replace("print (running_loss)", "print (loss.item())")
+    best = diagnose(printed_loss, index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing"

@@ -46,6 +46,10 @@ _NAMED_SCORE = 84
 # An error retold in other words (paraphrase.py): below any phrase said word for word.
 _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
+# A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
+# itself, not a value: masking turns it into a number like any other, so the fuzzy stage
+# compares the codes apart and never lets one code's example stand for another code's message.
+_ERROR_CODE = r"(?i)\berror\s*(?:\(\s*|=\s*|code\s*:?\s*)(\d{1,5})\b"
 # What a sentence says is not so: "going well without NaN loss value", "it is not because it is
 # out of memory", "I am not talking about the classic vanishing gradients", "不是因为显存不够".
 # The words after the cue are no symptom described: they are blanked before phrases and patterns
@@ -61,6 +65,9 @@ _UNSAID = (
     r"|\b(?:not|isn't|wasn't)\s+(?:because|due to|caused by|related to|(?:talking )?about)\b"
     r"[^\n.,;!?]{0,80}"
     r"|(?:不是因为|而不是)[^\n。，；！？,.;!?]{0,30}"
+    # asking whether it would happen is no report that it did ("构造数据的时候，会不会出现内存不够的
+    # 问题？"); a guess at the cause of what did happen ("会不会是显存不够") is left to be read
+    r"|会不会(?:出现|发生|有)[^\n。，；！？,.;!?]{0,30}"
 )
 
 
@@ -256,6 +263,7 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     keys, squashed = key_tokens(masked), squash(masked)
     if len(squashed) < 12:  # a rule of "=====" is no message
         return []
+    codes = _error_codes(err.message)
     examples = _indexed_examples(index)
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
     unless: dict[int, tuple[bool, ...]] = {}
@@ -266,6 +274,7 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
         if (
             ratio > similarity.get(e, 0.0)
             and _same_keys(keys, ex.keys)
+            and (not (codes and ex.codes) or codes == ex.codes)
             # the entry sends a message its `unless` matches elsewhere, unless the example it
             # resembles matches it too
             and all(ex_side or not side for side, ex_side in zip(unless[e], ex.unless, strict=True))
@@ -276,6 +285,10 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
         Match(index.entry(e), round(s * _FUZZY_CAP / 100), err, "fuzzy")
         for e, s in sorted(similarity.items())
     ]
+
+
+def _error_codes(message: str) -> list[str]:
+    return compile_cached(_ERROR_CODE).findall(message.split("\n", 1)[0])
 
 
 def _close_examples(masked: str, squashed: str, examples: _IndexedExamples) -> dict[int, float]:
@@ -371,6 +384,7 @@ class _Example:
     squashed: str
     keys: frozenset[str]
     unless: tuple[bool, ...]
+    codes: list[str]
 
 
 def _unless_side(entry: Entry, message: str) -> tuple[bool, ...]:
@@ -400,10 +414,15 @@ class _IndexedExamples:
         self.squashed: list[str] = columns["squashed"]
         self._keys: list[list[str]] = columns["keys"]
         self._unless: list[list[bool]] = columns["unless"]
+        self._codes: list[list[str]] = columns["codes"]
 
     def example(self, i: int) -> _Example:
         return _Example(
-            self.masked[i], self.squashed[i], frozenset(self._keys[i]), tuple(self._unless[i])
+            self.masked[i],
+            self.squashed[i],
+            frozenset(self._keys[i]),
+            tuple(self._unless[i]),
+            self._codes[i],
         )
 
 
@@ -424,6 +443,7 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
         "squashed": [],
         "keys": [],
         "unless": [],
+        "codes": [],
     }
     for e, entry in enumerate(index.entries):
         unlesses = _unlesses(entry)
@@ -435,6 +455,7 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
                 columns["squashed"].append(squash(masked))
                 columns["keys"].append(sorted(key_tokens(masked)))
                 columns["unless"].append(list(_side(unlesses, err.message)))
+                columns["codes"].append(_error_codes(err.message))
     return columns
 
 
@@ -479,6 +500,14 @@ def _finding_matches(text: str, index: Index) -> list[Match]:
     return out
 
 
+# The notes torch appends to every CUDA error, whichever it was ("Compile with
+# `TORCH_USE_CUDA_DSA` to enable device-side assertions."): words of no symptom, and no
+# device-side assert either, when the line naming the error was cut off.
+_CUDA_ERROR_NOTES = compile_cached(
+    r"(?m)^[^\S\n]*(?:CUDA kernel errors might be asynchronously reported at some other API call"
+    r"|For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+    r"|Compile with `?TORCH_USE_CUDA_DSA`? to enable device-side assertions)[^\n]*$"
+)
 # A check that passed, as preflight prints it ("  ✓ no gradient is exactly zero"): it says what
 # is fine, and its words must not be read as a symptom described.
 _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
@@ -487,6 +516,8 @@ _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
     if "✓" in text:
         text = _PASSED_CHECK.sub("", text)
+    if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
+        text = _CUDA_ERROR_NOTES.sub("", text)
     findings = detect(read_training_log(text))
     # Users describe a problem in a sentence; a pasted traceback is no description.
     said = text[:_MAX_SENTENCE]

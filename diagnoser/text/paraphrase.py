@@ -5,8 +5,9 @@ Each phrase of an error entry (en and zh) is reduced to the concepts it names, t
 lexicon of the words users and our phrases use for them (形状 / 尺寸 / shape are one concept;
 不匹配 / 对不上 / 不一致 another). A sentence that says it is an error (报错, 提示, error…)
 and names every concept of some phrase, two at least, names that phrase's entry; of several
-entries, those with the most concepts matched. Only for text with Chinese in it: English
-sentences are matched by the phrases word for word and by fuzzy matching, which they suit.
+entries, the one with the most concepts matched, and none when several tie. Only for text with
+Chinese in it: English sentences are matched by the phrases word for word and by fuzzy matching,
+which they suit.
 """
 
 from __future__ import annotations
@@ -55,7 +56,10 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "twice": ("两次", "第二次", "重复", "twice", "second time"),
     "memory": ("显存", "内存", "memory"),
     "not-enough": ("不足", "不够", "爆了", "溢出", "out of memory", "oom"),
-    "worker": ("worker", "子进程", "工作进程"),
+    "worker": ("worker", "工作进程"),
+    # a child process is a DataLoader worker only where the sentence says so: in multi-GPU
+    # training ("设置多卡时，子进程会被kill") the children are the launcher's
+    "subprocess": ("子进程", "subprocess"),
     "killed": ("被杀", "被kill", "kill", "killed", "意外退出", "exited unexpectedly"),
     "dataloader": ("dataloader", "数据加载"),
     "load": ("加载", "载入", "load"),
@@ -103,7 +107,11 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
         if len(needed) >= _MIN_CONCEPTS and needed <= said:
             best[entry_id] = max(best.get(entry_id, 0), len(needed))
     most = max(best.values(), default=0)
-    return {entry_id for entry_id, n in best.items() if n == most}
+    tied = {entry_id for entry_id, n in best.items() if n == most}
+    # Several entries retold equally well is a sentence that does not say which error it was
+    # ("DataLoader 多线程就出错" fits a worker's exception, shared memory and CUDA in a fork
+    # alike): answering one of them first would be a guess.
+    return tied if len(tied) == 1 else set()
 
 
 def concepts(text: str) -> frozenset[str]:

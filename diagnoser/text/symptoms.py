@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 import unicodedata
 from collections.abc import Callable
 from functools import lru_cache
@@ -503,8 +504,11 @@ _WORD = compile_cached(r"[a-z]{4,}")
 
 
 # Typos are corrected only in what reads like a sentence: in a log, "Overwriting checkpoint"
-# must not become "overfitting".
+# must not become "overfitting". A short text is a sentence; in a longer one, a line in which the
+# writer speaks of themselves ("in all these cases the val_accuracy stagates at 50%. I read...")
+# is theirs, not the log's.
 _MAX_CORRECTED = 300
+_PERSONAL_LINE = compile_cached(r"(?im)^(?=[^\n]{0,300}?\b(?:i|i'm|my|we|our|me)\b)[^\n]{1,1000}$")
 
 
 def fold(text: str) -> str:
@@ -516,8 +520,12 @@ def normalise(text: str, vocabulary: frozenset[str]) -> str:
     """Full-width to ASCII, lower case, and, in a short text, English typos corrected towards the
     words our phrases use ("decresing" -> "decreasing")."""
     text = fold(text)
+
+    def corrected(m: re.Match[str]) -> str:
+        return _WORD.sub(lambda w: _correct(w.group(0), vocabulary), m.group(0))
+
     if len(text) > _MAX_CORRECTED:
-        return text
+        return _PERSONAL_LINE.sub(corrected, text)
     return _WORD.sub(lambda m: _correct(m.group(0), vocabulary), text)
 
 
