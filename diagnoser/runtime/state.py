@@ -104,3 +104,29 @@ def _set_rng_state(state: dict[str, Any]) -> None:
         torch.cuda.set_rng_state_all(state["cuda"])
     if "numpy" in state:
         sys.modules["numpy"].random.set_state(state["numpy"])
+
+
+@contextmanager
+def modes_preserved(model: torch.nn.Module) -> Iterator[None]:
+    """What a forward without gradients can change, put back: train/eval modes and whatever a
+    train()/eval() override toggles (plain attributes, requires_grad), buffers (BatchNorm's
+    running statistics) and the RNGs. Buffers are copied where they are: they are small, and a
+    check that runs during training must not wait on host copies."""
+    buffers = [(b, b.detach().clone()) for b in model.buffers() if not _lazy(b)]
+    modes = {m: _plain_attributes(m) for m in model.modules()}
+    trainable = {p: p.requires_grad for p in model.parameters()}
+    rng = _rng_state()
+    try:
+        yield
+    finally:
+        with torch.no_grad():
+            for buffer, saved in buffers:
+                buffer.copy_(saved)
+        for module, attributes in modes.items():
+            for key, value in attributes.items():
+                if getattr(module, key, _MISSING) is not value:
+                    setattr(module, key, value)
+        for p, requires_grad in trainable.items():
+            if p.requires_grad != requires_grad:
+                p.requires_grad_(requires_grad)
+        _set_rng_state(rng)
