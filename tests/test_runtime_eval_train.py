@@ -347,3 +347,52 @@ def test_preflight_names_a_layer_that_eval_does_not_reach() -> None:
     quiet = preflight(_net(), batch, nn.CrossEntropyLoss())
     assert "model.eval-training" in quiet.ran
     assert "model.eval-training" not in {f.check for f in quiet.findings}
+
+
+class _Cache:
+    """State passed into forward and changed by it, as a generation cache is."""
+
+    def __init__(self) -> None:
+        self.seen: list[int] = []
+
+
+class _Cached(nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fc, self.bn = nn.Linear(8, 16), nn.BatchNorm1d(16)
+        self.hidden = torch.zeros(16)  # a stateful layer's own tensor, reassigned each forward
+
+    def forward(self, x: torch.Tensor, cache: _Cache | None = None) -> torch.Tensor:
+        if cache is not None:
+            cache.seen.append(len(cache.seen))
+        out = self.bn(self.fc(x))
+        self.hidden = out.detach().mean(0)
+        return out
+
+
+def test_watch_runs_no_extra_forward_on_arguments_with_state() -> None:
+    torch.manual_seed(0)
+    model = _Cached()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    with watch(model, on_finding="quiet"):
+        for _ in range(40):
+            model.train()
+            loss = model(torch.randn(8, 8)).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        model.eval()
+        cache = _Cache()
+        with torch.no_grad():
+            model(torch.randn(8, 8), cache=cache)
+        assert cache.seen == [0]  # the user's forward only
+        hidden = model.hidden
+        # registered after watch's: its last call sees the model as the probe left it
+        seen: list[torch.Tensor] = []
+        model.register_forward_pre_hook(lambda m, a: seen.append(m.hidden))
+        calls: list[bool] = []
+        model.bn.register_forward_pre_hook(lambda m, a: calls.append(m.training))
+        with torch.no_grad():
+            model(torch.randn(8, 8))  # a plain batch: the probe runs, then the user's forward
+        assert calls == [False, True, False]
+        assert len(seen) == 3 and seen[-1] is hidden  # the probe's two forwards, then the user's

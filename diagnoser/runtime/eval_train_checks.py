@@ -171,7 +171,12 @@ class EvalTrainProbe:
         self._busy = False  # inside its own forwards
 
     def attach(self) -> None:
-        if self._handle is None and mode_dependent(self._model):
+        # Only models whose mode-dependent layers keep running statistics of their own (what goes
+        # stale): a transformer's layers read `self.training` for dropout and checkpointing only.
+        layers = mode_dependent(self._model)
+        if self._handle is None and any(
+            next(m.buffers(False), None) is not None for _, m in layers
+        ):
             self._handle = self._model.register_forward_pre_hook(self._pre, with_kwargs=True)
 
     def detach(self) -> None:
@@ -180,8 +185,8 @@ class EvalTrainProbe:
             self._handle = None
 
     def _pre(self, module: nn.Module, args: Any, kwargs: Any) -> None:
-        if self._busy or module.training:
-            return
+        if self._busy or module.training or not _plain((args, kwargs)):
+            return  # an argument with state of its own (a generation cache) must see one forward
         self._evals += 1
         if self._evals > 3 and self._evals % self._every:
             return
@@ -200,3 +205,15 @@ class EvalTrainProbe:
         if found is not None:
             finding = eval_train_finding(module, *found, step=self._step_of())
             self._report("watch.eval-train-differ", "", finding)
+
+
+def _plain(value: Any) -> bool:
+    """Whether a forward's arguments are tensors and plain values, in tuples, lists and dicts:
+    running the forward on them again changes nothing outside the model."""
+    if isinstance(value, (torch.Tensor, int, float, bool, str, type(None))):
+        return True
+    if isinstance(value, (tuple, list)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    return False

@@ -67,6 +67,11 @@ def _plain_attributes(module: torch.nn.Module) -> dict[str, Any]:
     return {k: v for k, v in vars(module).items() if isinstance(v, _PLAIN)}
 
 
+def _tensor_attributes(module: torch.nn.Module) -> dict[str, Any]:
+    """Tensors a module holds as plain attributes, neither parameters nor buffers."""
+    return {k: v for k, v in vars(module).items() if isinstance(v, torch.Tensor)}
+
+
 def _lazy(t: torch.Tensor) -> bool:
     return bool(torch.nn.parameter.is_lazy(t))
 
@@ -113,7 +118,9 @@ def modes_preserved(model: torch.nn.Module) -> Iterator[None]:
     running statistics) and the RNGs. Buffers are copied where they are: they are small, and a
     check that runs during training must not wait on host copies."""
     buffers = [(b, b.detach().clone()) for b in model.buffers() if not _lazy(b)]
-    modes = {m: _plain_attributes(m) for m in model.modules()}
+    # plain flags, and tensors kept as attributes (a stateful layer's hidden state or membrane
+    # potential, reassigned by each forward): put back by reference
+    modes = {m: {**_plain_attributes(m), **_tensor_attributes(m)} for m in model.modules()}
     trainable = {p: p.requires_grad for p in model.parameters()}
     rng = _rng_state()
     try:
