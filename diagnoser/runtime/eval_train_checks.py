@@ -1,8 +1,8 @@
 """One batch through the model in eval mode and in train mode: outputs that differ by an order
 of magnitude or more mean the layers that switch with model.eval() do not match training
-(BatchNorm's running statistics far from the batches' own after a short training on raw pixel
-values, tiny or one-class batches, a custom layer whose eval branch is broken). The first module
-whose outputs disagree is named.
+(BatchNorm statistics of data on another scale: a model trained on normalised images fed raw
+pixels; a hand-written norm layer whose running statistics never update; a custom layer whose
+eval branch is broken). The first module whose outputs disagree is named.
 
 Dropout alone cannot do this: it keeps each activation's expected value, and at p=0.5 the two
 outputs differ by about their own size, not ten times it. Before BatchNorm has seen a batch its
