@@ -100,3 +100,15 @@ def test_a_model_without_embeddings_does_not_run_the_check() -> None:
     model = nn.Linear(4, 3)
     report = preflight(model, (torch.randn(8, 4), torch.arange(8) % 3), nn.CrossEntropyLoss())
     assert "data.token-range" not in report.ran
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="the device-side assert needs a GPU")
+def test_on_the_gpu_the_process_survives_to_say_it() -> None:
+    """On CUDA the lookup would be a device-side assert, after which no CUDA call works: the
+    check stops the forward first, so preflight reports and the GPU is still usable."""
+    model = _Tagger(vocab=100).cuda()
+    ids, labels = _batch(high=120)
+    report = preflight(model, (ids.cuda(), labels.cuda()), nn.CrossEntropyLoss())
+    [finding] = _found(report, "data.token-range")
+    assert finding.values["num"] == 100
+    assert torch.ones(4, device="cuda").sum().item() == 4.0
