@@ -171,6 +171,10 @@ class EvalTrainProbe:
         self._busy = False  # inside its own forwards
 
     def attach(self) -> None:
+        if _distributed():
+            # SyncBatchNorm in train mode and FSDP's forward are collectives: an extra forward
+            # on the ranks that evaluate (often rank 0 alone) would wait for the others forever
+            return
         # Only models whose mode-dependent layers keep running statistics of their own (what goes
         # stale): a transformer's layers read `self.training` for dropout and checkpointing only.
         layers = mode_dependent(self._model)
@@ -217,3 +221,8 @@ def _plain(value: Any) -> bool:
     if isinstance(value, dict):
         return all(_plain(v) for v in value.values())
     return False
+
+
+def _distributed() -> bool:
+    dist = torch.distributed
+    return bool(dist.is_available() and dist.is_initialized() and dist.get_world_size() > 1)
