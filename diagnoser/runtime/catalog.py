@@ -801,11 +801,11 @@ CHECKS: tuple[Check, ...] = (
             "同一个 batch 在 eval 和 train 模式下的输出量级一致",
         ),
         (
-            "at step {step} the first eval batch gives outputs that differ from the same "
-            "batch's train-mode outputs by {ratio}x their own size, first in {module}: "
+            "at step {step} an eval batch gives outputs that differ from the same batch's "
+            "train-mode outputs by {ratio}x their own size, first in {module}: "
             "BatchNorm's running statistics (or another layer that switches with model.eval()) "
             "do not match what training sees",
-            "第 {step} 步，第一个评估 batch 在 eval 模式下的输出和同一个 batch 在 train 模式下"
+            "第 {step} 步，一个评估 batch 在 eval 模式下的输出和同一个 batch 在 train 模式下"
             "相差输出本身大小的 {ratio} 倍，最早出现在 {module}：BatchNorm 的 running 统计量"
             "（或者别的随 model.eval() 切换的层）和训练时看到的对不上",
         ),
