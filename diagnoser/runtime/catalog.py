@@ -292,8 +292,8 @@ CHECKS: tuple[Check, ...] = (
             "model.eval() 让每一层都进入 eval 模式",
         ),
         (
-            "after model.eval(), {count} layers that behave differently in training are still "
-            "in train mode ({layers}): a train() override or a `.training` flag keeps them "
+            "after model.eval(), layers that behave differently in training are still in train "
+            "mode ({count}: {layers}): a train() override or a `.training` flag keeps them "
             "there, so evaluation uses training behaviour",
             "调用 model.eval() 之后，还有 {count} 个在训练时行为不同的层处于 train 模式"
             "（{layers}）：某个重写的 train() 或者手动设置的 `.training` 把它们留在了 train 模式，"
@@ -521,7 +521,7 @@ CHECKS: tuple[Check, ...] = (
             "optimizer 更新的是 float32 权重，不是 float16",
         ),
         (
-            "{optimizer} updates {count} float16 parameters directly ({params}): an update "
+            "{optimizer} updates float16 parameters directly ({count}: {params}): an update "
             "smaller than float16's resolution (about 1e-3 of the weight) rounds away, so "
             "small learning rates change nothing; keep float32 weights and use autocast",
             "{optimizer} 直接更新 {count} 个 float16 参数（{params}）：比 float16 精度"
@@ -715,7 +715,7 @@ CHECKS: tuple[Check, ...] = (
             "optimizer 更新的是 float32 权重，不是 float16",
         ),
         (
-            "at step {step} {optimizer} updates {count} float16 parameters directly ({params}): "
+            "at step {step} {optimizer} updates float16 parameters directly ({count}: {params}): "
             "an update smaller than float16's resolution (about 1e-3 of the weight) rounds "
             "away, so small learning rates change nothing; keep float32 weights and use autocast",
             "第 {step} 步 {optimizer} 直接更新 {count} 个 float16 参数（{params}）：比 float16 "
@@ -733,8 +733,8 @@ CHECKS: tuple[Check, ...] = (
             "训练前冻结的层在第一步时仍然是冻结的",
         ),
         (
-            "{count} parameters were frozen (requires_grad=False) when watch started and are "
-            "trainable at {optimizer}'s first step, which updates them ({params}): something "
+            "parameters frozen (requires_grad=False) when watch started are trainable at "
+            "{optimizer}'s first step, which updates them ({count}: {params}): something "
             "after your freezing code (a train() override, a callback, requires_grad_(True)) "
             "unfroze them",
             "watch 开始时有 {count} 个参数是冻结的（requires_grad=False），到 {optimizer} 第一次 "
@@ -782,8 +782,8 @@ CHECKS: tuple[Check, ...] = (
             "eval 时除了 Dropout 以外也没有层处于 train 模式",
         ),
         (
-            "at step {step} the model ran in eval mode while {count} layers that behave "
-            "differently in training were still in train mode ({layers}): evaluation uses "
+            "at step {step} the model ran in eval mode while layers that behave differently in "
+            "training were still in train mode ({count}: {layers}): evaluation uses "
             "training behaviour (BatchNorm normalises with the eval batch and updates its "
             "running statistics from it)",
             "第 {step} 步模型在 eval 模式下运行，但有 {count} 个在训练时行为不同的层还处于 "
