@@ -122,10 +122,17 @@ def _watched_run(model: nn.Module, data: _Data) -> list:
             optimizer.step()
             w.step(loss)
         model.eval()
+        modes: list[bool] = []  # the root's mode at each forward of the evaluation
+        hook = model.register_forward_pre_hook(lambda m, a: modes.append(m.training))
         with torch.no_grad():
             for _ in range(3):
                 model(data()[0])
-    return w.findings
+        hook.remove()
+    # registered after watch's hooks: inside the first eval forward, the probe's two forwards
+    # (eval, then train) reach it before the user's own call does
+    probed = modes == [False, True, False, False, False]
+    assert probed or modes == [False] * 3
+    return [*w.findings, *(["probed"] if probed else [])]
 
 
 # correct programs -------------------------------------------------------------------------
@@ -135,7 +142,10 @@ def _watched_run(model: nn.Module, data: _Data) -> list:
 def test_sane_models_stay_quiet_in_watch(kind: str) -> None:
     torch.manual_seed(0)
     make, data = _SANE[kind]
-    assert _watched_run(make(), data) == []
+    # the models with BatchNorm are compared in both modes; the transformer's layers keep no
+    # running statistics, so watch does not run the extra forwards on it
+    expected = [] if kind == "transformer" else ["probed"]
+    assert _watched_run(make(), data) == expected
 
 
 @pytest.mark.parametrize("kind", sorted(_SANE))
@@ -220,6 +230,7 @@ def test_watch_names_a_custom_norm_whose_statistics_never_move(fixed: bool) -> N
     torch.manual_seed(0)
     model = nn.Sequential(nn.Linear(20, 32), _RunningNorm(32, fixed), nn.ReLU(), nn.Linear(32, 10))
     findings = _watched_run(model, _features)
+    assert findings.pop() == "probed"
     if fixed:
         assert findings == []
     else:
