@@ -265,6 +265,60 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "data.token-range",
+        _P,
+        "embedding-index-out-of-range",
+        ERROR,
+        (
+            "ids fed to each embedding fit its table",
+            "送进每个 Embedding 的 id 都在它的表范围内",
+        ),
+        (
+            "{layer} has num_embeddings={num} (ids 0 to {last}) but this batch feeds it ids from "
+            "{min} to {max}: on the CPU the lookup raises IndexError, on the GPU it is a "
+            "device-side assert that ends the process",
+            "{layer} 的 num_embeddings={num}（id 只能是 0 到 {last}），但这个 batch 送进去的 id "
+            "范围是 {min} 到 {max}：CPU 上查表会抛 IndexError，GPU 上会触发 device-side assert，"
+            "整个进程都会挂掉",
+        ),
+    ),
+    _check(
+        "model.eval-training",
+        _P,
+        "train-eval-mismatch",
+        ERROR,
+        (
+            "model.eval() puts every layer in eval mode",
+            "model.eval() 让每一层都进入 eval 模式",
+        ),
+        (
+            "after model.eval(), layers that behave differently in training are still in train "
+            "mode ({count}: {layers}): a train() override or a `.training` flag keeps them "
+            "there, so evaluation uses training behaviour",
+            "调用 model.eval() 之后，还有 {count} 个在训练时行为不同的层处于 train 模式"
+            "（{layers}）：某个重写的 train() 或者手动设置的 `.training` 把它们留在了 train 模式，"
+            "评估时用的还是训练时的行为",
+        ),
+    ),
+    _check(
+        "model.eval-train-differ",
+        _P,
+        "train-eval-mismatch",
+        WARNING,
+        (
+            "eval-mode and train-mode outputs of one batch are on one scale",
+            "同一个 batch 在 eval 和 train 模式下的输出量级一致",
+        ),
+        (
+            "on one batch the model's eval-mode output differs from its train-mode output by "
+            "{ratio}x the output's own size, first in {module}: the layers that switch with "
+            "model.eval() (BatchNorm's running statistics) do not match what training sees",
+            "同一个 batch，模型在 eval 模式下的输出和 train 模式下相差输出本身大小的 {ratio} 倍，"
+            "最早出现在 {module}：随 model.eval() 切换的层（BatchNorm 的 running 统计量）"
+            "和训练时看到的对不上",
+        ),
+    ),
+    _check(
         "model.batch-collapsed",
         _P,
         "batch-collapsed",
@@ -458,6 +512,24 @@ CHECKS: tuple[Check, ...] = (
     ),
     # optional, with a flag
     _check(
+        "optim.float16-weights",
+        _P,
+        "optimizer-step-no-update",
+        WARNING,
+        (
+            "the optimizer updates float32 weights, not float16",
+            "optimizer 更新的是 float32 权重，不是 float16",
+        ),
+        (
+            "{optimizer} updates float16 parameters directly ({count}: {params}): an update "
+            "smaller than float16's resolution (about 1e-3 of the weight) rounds away, so "
+            "small learning rates change nothing; keep float32 weights and use autocast",
+            "{optimizer} 直接更新 {count} 个 float16 参数（{params}）：比 float16 精度"
+            "（约为权重的千分之一）还小的更新会被舍入掉，lr 一小就什么都没改；权重保持 float32，"
+            "用 autocast 做混合精度",
+        ),
+    ),
+    _check(
         "overfit",
         _P,
         "loss-not-decreasing",
@@ -634,6 +706,43 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.float16-weights",
+        _W,
+        "optimizer-step-no-update",
+        WARNING,
+        (
+            "the optimizer updates float32 weights, not float16",
+            "optimizer 更新的是 float32 权重，不是 float16",
+        ),
+        (
+            "at step {step} {optimizer} updates float16 parameters directly ({count}: {params}): "
+            "an update smaller than float16's resolution (about 1e-3 of the weight) rounds "
+            "away, so small learning rates change nothing; keep float32 weights and use autocast",
+            "第 {step} 步 {optimizer} 直接更新 {count} 个 float16 参数（{params}）：比 float16 "
+            "精度（约为权重的千分之一）还小的更新会被舍入掉，lr 一小就什么都没改；权重保持 "
+            "float32，用 autocast 做混合精度",
+        ),
+    ),
+    _check(
+        "watch.unfrozen",
+        _W,
+        "frozen-layers-trained",
+        WARNING,
+        (
+            "layers frozen before training are still frozen at the first step",
+            "训练前冻结的层在第一步时仍然是冻结的",
+        ),
+        (
+            "parameters frozen (requires_grad=False) when watch started are trainable at "
+            "{optimizer}'s first step, which updates them ({count}: {params}): something "
+            "after your freezing code (a train() override, a callback, requires_grad_(True)) "
+            "unfroze them",
+            "watch 开始时有 {count} 个参数是冻结的（requires_grad=False），到 {optimizer} 第一次 "
+            "step 时却变成可训练的，并且被更新了（{params}）：冻结代码之后有别的东西"
+            "（重写的 train()、某个 callback、requires_grad_(True)）把它们解冻了",
+        ),
+    ),
+    _check(
         "watch.stale-grad",
         _W,
         "stale-gradients",
@@ -661,6 +770,44 @@ CHECKS: tuple[Check, ...] = (
             "train mode ({layers}): dropout is active at eval",
             "第 {step} 步模型在 eval 模式下运行，但有 {count} 个 Dropout 层还处于 train 模式"
             "（{layers}）：eval 时 dropout 还在起作用",
+        ),
+    ),
+    _check(
+        "watch.eval-training",
+        _W,
+        "train-eval-mismatch",
+        ERROR,
+        (
+            "no layer other than Dropout trains during eval",
+            "eval 时除了 Dropout 以外也没有层处于 train 模式",
+        ),
+        (
+            "at step {step} the model ran in eval mode while layers that behave differently in "
+            "training were still in train mode ({count}: {layers}): evaluation uses "
+            "training behaviour (BatchNorm normalises with the eval batch and updates its "
+            "running statistics from it)",
+            "第 {step} 步模型在 eval 模式下运行，但有 {count} 个在训练时行为不同的层还处于 "
+            "train 模式（{layers}）：评估用的是训练时的行为（BatchNorm 用评估 batch 自己的统计量"
+            "做归一化，还会用它更新 running 统计量）",
+        ),
+    ),
+    _check(
+        "watch.eval-train-differ",
+        _W,
+        "train-eval-mismatch",
+        WARNING,
+        (
+            "eval-mode and train-mode outputs of one batch are on one scale",
+            "同一个 batch 在 eval 和 train 模式下的输出量级一致",
+        ),
+        (
+            "at step {step} an eval batch gives outputs that differ from the same batch's "
+            "train-mode outputs by {ratio}x their own size, first in {module}: "
+            "BatchNorm's running statistics (or another layer that switches with model.eval()) "
+            "do not match what training sees",
+            "第 {step} 步，一个评估 batch 在 eval 模式下的输出和同一个 batch 在 train 模式下"
+            "相差输出本身大小的 {ratio} 倍，最早出现在 {module}：BatchNorm 的 running 统计量"
+            "（或者别的随 model.eval() 切换的层）和训练时看到的对不上",
         ),
     ),
     _check(

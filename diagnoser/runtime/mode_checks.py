@@ -84,3 +84,39 @@ def dropout_training_at_eval(
     shown = ", ".join(training[:5]) + (f" (+{len(training) - 5})" if len(training) > 5 else "")
     values = {"layers": shown, "count": len(training), "step": step}
     return Finding("watch.eval-dropout", values, location=training[0])
+
+
+def mode_dependent(model: nn.Module) -> list[tuple[str, nn.Module]]:
+    """The layers other than Dropout whose forward reads `self.training`: BatchNorm, RNNs and
+    attention with dropout, custom layers with a training branch (stochastic depth, a functional
+    dropout). A layer whose output does not depend on its mode (Linear, ReLU) is left out: its
+    `training` flag changes nothing, so a stray True there is no fault."""
+    found = []
+    for name, module in model.named_modules():
+        if isinstance(module, nn.modules.dropout._DropoutNd):
+            continue  # watch.eval-dropout and model.eval-random report these
+        if isinstance(module, nn.modules.batchnorm._NormBase) and not module.track_running_stats:
+            continue  # it normalises with the batch's statistics in both modes
+        code = getattr(type(module).forward, "__code__", None)
+        if code is not None and "training" in code.co_names:
+            found.append((name, module))
+    return found
+
+
+def training_under_eval(
+    model: nn.Module, layers: list[tuple[str, nn.Module]], step: int | None
+) -> Finding | None:
+    """For a model in eval mode: its mode-dependent layers still in train mode (a train()
+    override that ignores mode=False, `layer.training = True`, `model.block.train()` after
+    `model.eval()`). step None: preflight's check, else watch's at that step."""
+    if model.training:
+        return None
+    training = [n or type(m).__name__ for n, m in layers if m.training]
+    if not training:
+        return None
+    shown = ", ".join(training[:5]) + (f" (+{len(training) - 5})" if len(training) > 5 else "")
+    values: dict[str, Any] = {"layers": shown, "count": len(training)}
+    if step is None:
+        return Finding("model.eval-training", values, location=training[0])
+    values["step"] = step
+    return Finding("watch.eval-training", values, location=training[0])

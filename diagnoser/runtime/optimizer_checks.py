@@ -8,6 +8,7 @@ that holds a parameter of the watched model, with nothing to pass to watch.
   keep moving a parameter whose gradient is a zero tensor rather than None;
 - a group whose lr does not show in its update: it moves at lr 0 (a group deliberately kept at
   lr 0 is not reported: some fine-tuning recipes freeze layers that way);
+- float16 weights the optimizer updates directly, at its first step (precision_checks.py);
 - stale gradients: a parameter whose `.grad` still holds the last step's gradient when the next
   backward adds to it (optimizer.zero_grad() missing).
 
@@ -23,6 +24,7 @@ from typing import Any
 import torch
 
 from .findings import Finding
+from .precision_checks import float16_weights
 
 _SAMPLED_PER_GROUP = 4  # parameters compared before and after a sampled step, per group
 _FIRST_STEPS = 3
@@ -118,6 +120,11 @@ class OptimizerChecks:
             self._report(
                 "watch.optim-frozen", str(id(optimizer)), Finding("watch.optim-frozen", values)
             )
+        if n == 0:
+            named = [(name, p) for _, name, p in held]
+            half = float16_weights(optimizer, named, self._step_of())
+            if half is not None:
+                self._report("watch.float16-weights", "", half)
         if n >= _FIRST_STEPS and n % self._every:
             return
         candidates: dict[tuple[int, bool], list[tuple[int, str, torch.Tensor]]] = {}

@@ -67,3 +67,29 @@ def autocast_not_applied(name: str, output: Any, step: int) -> Finding | None:
         "why": why,
     }
     return Finding("watch.autocast-off", values, location=name)
+
+
+def float16_weights(
+    optimizer: torch.optim.Optimizer, named: list[tuple[str, torch.Tensor]], step: int | None
+) -> Finding | None:
+    """The trainable float16 parameters an optimizer updates directly (model.half(), then
+    training, with no float32 master copy); preflight's finding (step None) or watch's.
+
+    float16 keeps 10 bits of mantissa: an update below about 1e-3 of a weight rounds away, and
+    torch says float16 weights are not how AMP trains (GradScaler.unscale_ refuses them with
+    "Attempting to unscale FP16 gradients."). bfloat16 weights are left alone: torch's own
+    recipes train in pure bfloat16 (torchtune's default dtype), and watch.step-no-update reports
+    the steps whose bfloat16 updates do round away."""
+    half = [name for name, p in named if p.requires_grad and p.dtype == torch.float16]
+    if not half:
+        return None
+    shown = ", ".join(half[:5]) + (f" (+{len(half) - 5})" if len(half) > 5 else "")
+    values: dict[str, Any] = {
+        "optimizer": type(optimizer).__name__,
+        "count": len(half),
+        "params": shown,
+    }
+    if step is None:
+        return Finding("optim.float16-weights", values, location=half[0])
+    values["step"] = step
+    return Finding("watch.float16-weights", values, location=half[0])

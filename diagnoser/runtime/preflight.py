@@ -39,11 +39,15 @@ from .batches import (
 )
 from .catalog import ERROR
 from .data_checks import workers_repeat_randomness
+from .eval_train_checks import eval_train_apart, eval_train_finding
+from .eval_train_checks import ready as eval_train_ready
 from .findings import Finding, Report
-from .mode_checks import eval_forwards_differ
+from .mode_checks import eval_forwards_differ, mode_dependent, training_under_eval
+from .precision_checks import float16_weights
 from .seed_checks import main_process_draws, unseeded
 from .state import preserved
 from .stepping import step
+from .token_checks import embedding_ids_checked
 
 # Loss families the checks know; a loss function not listed here is only run, never second-guessed.
 _LOSS_KINDS: dict[str, tuple[type[nn.Module], Callable[..., Any]]] = {
@@ -378,10 +382,17 @@ class _Run:
     def check_model(self) -> bool:
         """Forward in eval mode under no_grad: the model's own output, before any training."""
         self.model.eval()
+        self._check_eval_modes()
         try:
-            with torch.no_grad():
+            with torch.no_grad(), embedding_ids_checked(self.model) as ids:
+                if ids.tables:
+                    self.ran("data.token-range")
                 output = call(self.model, self.batches[0].inputs)
         except Exception as exc:
+            if ids.finding is not None:
+                # stopped before the lookup: on CUDA it would have ended the process
+                self.report.add(ids.finding)
+                return False
             if self.compute_loss is not None and _no_forward(exc, self.model):
                 # A LightningModule may call its layers in training_step and define no forward
                 # (Lightning's own README does): compute_loss is its forward, checked by the
@@ -401,7 +412,14 @@ class _Run:
         self._check_probabilities()
         self._check_batchnorm()
         self._check_eval_random()
+        self._check_eval_train()
         return True
+
+    def _check_eval_modes(self) -> None:
+        self.ran("model.eval-training")
+        found = training_under_eval(self.model, mode_dependent(self.model), None)
+        if found is not None:
+            self.report.add(found)
 
     def _check_eval_random(self) -> None:
         self.ran("model.eval-random")
@@ -412,6 +430,18 @@ class _Run:
             return
         if found is not None:
             self.report.add(found)
+
+    def _check_eval_train(self) -> None:
+        if not eval_train_ready(self.model):
+            return  # untrained BatchNorm statistics: eval mode cannot be judged yet
+        self.ran("model.eval-train-differ")
+        inputs = self.batches[0].inputs
+        try:
+            found = eval_train_apart(self.model, lambda: call(self.model, inputs))
+        except Exception:  # train mode can fail where eval did not; train_step explains it
+            return
+        if found is not None:
+            self.report.add(eval_train_finding(self.model, *found, step=None))
 
     def _check_probabilities(self) -> None:
         out = self.output
@@ -723,6 +753,14 @@ class _Run:
         ]
         if missing:
             self.add("optim.missing", values={"count": len(missing), "params": _listed(missing)})
+        self.ran("optim.float16-weights")
+        names = {id(p): n for n, p in self.model.named_parameters()}
+        named = [
+            (names.get(id(p), "?"), p) for g in self.optimizer.param_groups for p in g["params"]
+        ]
+        half = float16_weights(self.optimizer, named, None)
+        if half is not None:
+            self.report.add(half)
         name = type(self.optimizer).__name__
         if name not in _LR_RANGE:
             return

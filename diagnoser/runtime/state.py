@@ -67,6 +67,11 @@ def _plain_attributes(module: torch.nn.Module) -> dict[str, Any]:
     return {k: v for k, v in vars(module).items() if isinstance(v, _PLAIN)}
 
 
+def _tensor_attributes(module: torch.nn.Module) -> dict[str, Any]:
+    """Tensors a module holds as plain attributes, neither parameters nor buffers."""
+    return {k: v for k, v in vars(module).items() if isinstance(v, torch.Tensor)}
+
+
 def _lazy(t: torch.Tensor) -> bool:
     return bool(torch.nn.parameter.is_lazy(t))
 
@@ -104,3 +109,31 @@ def _set_rng_state(state: dict[str, Any]) -> None:
         torch.cuda.set_rng_state_all(state["cuda"])
     if "numpy" in state:
         sys.modules["numpy"].random.set_state(state["numpy"])
+
+
+@contextmanager
+def modes_preserved(model: torch.nn.Module) -> Iterator[None]:
+    """What a forward without gradients can change, put back: train/eval modes and whatever a
+    train()/eval() override toggles (plain attributes, requires_grad), buffers (BatchNorm's
+    running statistics) and the RNGs. Buffers are copied where they are: they are small, and a
+    check that runs during training must not wait on host copies."""
+    buffers = [(b, b.detach().clone()) for b in model.buffers() if not _lazy(b)]
+    # plain flags, and tensors kept as attributes (a stateful layer's hidden state or membrane
+    # potential, reassigned by each forward): put back by reference
+    modes = {m: {**_plain_attributes(m), **_tensor_attributes(m)} for m in model.modules()}
+    trainable = {p: p.requires_grad for p in model.parameters()}
+    rng = _rng_state()
+    try:
+        yield
+    finally:
+        with torch.no_grad():
+            for buffer, saved in buffers:
+                buffer.copy_(saved)
+        for module, attributes in modes.items():
+            for key, value in attributes.items():
+                if getattr(module, key, _MISSING) is not value:
+                    setattr(module, key, value)
+        for p, requires_grad in trainable.items():
+            if p.requires_grad != requires_grad:
+                p.requires_grad_(requires_grad)
+        _set_rng_state(rng)

@@ -34,9 +34,11 @@ from torch.nn.parameter import is_lazy
 
 from ..speak.i18n import default_lang
 from . import breaks
+from .eval_train_checks import EvalTrainProbe
 from .export import Exporter
 from .findings import Finding, TrainingFindingError, summary
-from .mode_checks import dropout_training_at_eval, dropouts
+from .frozen_set import FrozenSetCheck
+from .mode_checks import dropout_training_at_eval, dropouts, mode_dependent, training_under_eval
 from .optimizer_checks import OptimizerChecks
 from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
 from .precision_checks import autocast_not_applied
@@ -127,6 +129,9 @@ class Watch:
         self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
         self._ranks = RankChecks(model, self._once, every)
         self._schedulers = SchedulerChecks(set(names), self._once, every)
+        self._mode_dependent = mode_dependent(model)  # layers other than Dropout
+        self._frozen_set = FrozenSetCheck(model, self._once)
+        self._eval_train = EvalTrainProbe(model, self._once, lambda: self.step_count, every)
 
     def __repr__(self) -> str:
         """`Watch(Net, 120 steps, 1 finding: watch.nonfinite)`; the findings are `.findings`."""
@@ -143,6 +148,8 @@ class Watch:
         self._optim.attach()
         self._ranks.attach()
         self._schedulers.attach()
+        self._frozen_set.attach()
+        self._eval_train.attach()
         self._hook_layers(self._full or self._norm_each_step)  # a break_on reading the norm
         if self._exporter is not None:
             self._exporter.follow_lr({id(p) for p in self.model.parameters()})
@@ -175,6 +182,8 @@ class Watch:
         self._optim.detach()
         self._ranks.detach()
         self._schedulers.detach()
+        self._frozen_set.detach()
+        self._eval_train.detach()
         self._end_step()
         if self._pending is not None:  # the run ended before a step could locate it
             self._once("watch.nonfinite", "", self._pending)
@@ -218,11 +227,16 @@ class Watch:
         """Sampled: the first eval forwards, then one in `every`."""
         self._eval_forwards += 1
         n = self._eval_forwards
-        if not self._dropouts or (n > _FIRST_EVALS and n % self.every):
+        if n > _FIRST_EVALS and n % self.every:
             return
-        found = dropout_training_at_eval(self.model, self._dropouts, self.step_count)
-        if found is not None:
-            self._once("watch.eval-dropout", "", found)
+        if self._dropouts:
+            found = dropout_training_at_eval(self.model, self._dropouts, self.step_count)
+            if found is not None:
+                self._once("watch.eval-dropout", "", found)
+        if self._mode_dependent:
+            found = training_under_eval(self.model, self._mode_dependent, self.step_count)
+            if found is not None:
+                self._once("watch.eval-training", "", found)
 
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
         if not self._full and module is not self.model:
