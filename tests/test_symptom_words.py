@@ -15,6 +15,9 @@ SAID = [
     ("slow-training-dataloader", "GPU using rate is very low"),
     ("slow-training-dataloader", "my gpu using rate is only 20%, how to speed up training"),
     ("loss-not-decreasing", "the loss values are stable, the model don't learn"),
+    # heldout2's posts, as written (github issues: a loss "fails to converge")
+    ("loss-not-decreasing", "The training loss fails to converge."),
+    ("loss-not-decreasing", "The loss_contr is failed to converge"),
     ("loss-not-decreasing", "loss keep stable after many epochs"),
     ("loss-not-decreasing", "train loss stable at 2.30 from epoch 1"),
     ("loss-all-zero", "loss 0"),
@@ -175,6 +178,8 @@ NOT_SAID = [
     " your CPU",
     # a loss that rises with the accuracy: the model learns (devset en-forum-081)
     "Why train when Loss is going up. In addition, Why does the Loss go up, but so does the Acc?",
+    # a numerical solver, not training (scipy's and sklearn's own warnings)
+    "ConvergenceWarning: lbfgs failed to converge (status=1)",
 ]
 
 
