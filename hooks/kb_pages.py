@@ -154,21 +154,25 @@ def _bundle_engine(site: Path) -> None:
 # character short, so a query never matches a word that ends the query ("loss 一直不下降" loses
 # "不下降"). Fixed here until Material fixes it; a test runs such queries in a real browser.
 _SEGMENT_LOOP = "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e"
+# The worker's query message, where hooks/search_query.js's tdPlainQuery turns a paste into words.
+_QUERY_MESSAGE = re.compile(r"(case 2:let (\w+)=\w+\.data;)")
+_PLAIN_QUERY = Path(__file__).with_name("search_query.js")
 
 
 def _patch_search_worker(site: Path) -> None:
     workers = list((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
     for worker in workers:
         code = worker.read_text(encoding="utf-8")
-        patched = _SEGMENT_LOOP.replace("<t.", "<=t.")
-        if patched in code:  # `mkdocs build --dirty` keeps the last build's worker
+        if "function tdPlainQuery" in code:  # `mkdocs build --dirty` keeps the last build's worker
             continue
-        if _SEGMENT_LOOP not in code:
+        if _SEGMENT_LOOP not in code or len(_QUERY_MESSAGE.findall(code)) != 1:
             raise PluginError(
-                f"{worker.name}: Material's search worker changed; review the Chinese query "
-                "segmentation patch in hooks/kb_pages.py"
+                f"{worker.name}: Material's search worker changed; review the query patches "
+                "in hooks/kb_pages.py (Chinese segmentation, tdPlainQuery)"
             )
-        worker.write_text(code.replace(_SEGMENT_LOOP, patched), encoding="utf-8")
+        code = code.replace(_SEGMENT_LOOP, _SEGMENT_LOOP.replace("<t.", "<=t."))
+        code = _QUERY_MESSAGE.sub(r"\1\2=tdPlainQuery(\2);", code)
+        worker.write_text(_PLAIN_QUERY.read_text(encoding="utf-8") + code, encoding="utf-8")
 
 
 def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:

@@ -192,15 +192,16 @@ def glance(entry: Entry, lang: str) -> list[str]:
 
 
 def search_meta(entry: Entry, lang: str) -> str:
-    """Front matter that weights the search. The words of the first two messages, and of how
-    people describe the entry in the page's language, go into the index's tags field, the most
-    heavily weighted: a pasted message finds its entry before pages that merely mention its words.
-    Only those: the search expands every query word as a prefix ("all" → "allocate"), so the
-    vocabulary of every wording would match anything. The tags are not shown. Frequent entries
-    get a higher boost, which decides between entries that match equally ("dtype")."""
+    """Front matter that weights the search. The words of every known wording of the message,
+    and of how people describe the entry in the page's language, go into the index's tags field,
+    the most heavily weighted: a pasted message finds its entry before pages that merely mention
+    its words. Every wording can be there because a query's words match the index's words
+    exactly, all but the last (hooks/search_query.js): no wording's vocabulary matches a query
+    by prefix. The tags are not shown. Frequent entries get a higher boost, which decides between
+    entries that match equally ("dtype")."""
     # a message's own words, not the 40 lines of backend names some print after them (the
     # dispatcher's "Could not run ... is only available for these backends: [...]")
-    messages = [_EXCEPTION.sub("", message_line(entry, ex))[:240] for ex in entry.examples[:2]]
+    messages = [_EXCEPTION.sub("", message_line(entry, ex))[:240] for ex in entry.examples]
     text = " ".join(messages + phrases(entry, lang)).lower()
     words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
     boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1
