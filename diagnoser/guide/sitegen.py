@@ -143,12 +143,37 @@ def _fence(text: str, lang: str = "text", indent: str = "") -> str:
     return f"{indent}```{lang}\n{body}\n{indent}```"
 
 
-def _short_title(entry: Entry, lang: str) -> str:
-    """The title without the cause after its last colon: the message alone, for the navigation."""
+# A word of a title: a run of Latin letters, digits and code punctuation, or one Chinese character.
+_WORD = re.compile(f"[A-Za-z0-9_.'\\[\\]()]+|[{_CJK}]")
+_NAMES = frozenset(["numpy", "torch", "torchrun", "torchvision", "pip", "conda"])
+_NAV_LABEL = 48  # characters: two lines of the desktop sidebar at most
+
+
+def title_parts(entry: Entry, lang: str) -> tuple[str, str]:
+    """The title as its heading and the line under it: the message before the title's last colon
+    and the cause after it. A message of one or two words names a component, not the family
+    ("DDP", "CTCLoss", "gather / scatter"): such a title stays whole, with no line under it."""
     title = entry.title.en if lang == "en" else entry.title.zh
-    short = re.split(r": |：", title)
-    message = ": ".join(short[:-1]) if len(short) > 1 else title
-    return message if len(message) <= 60 else message[:59] + "…"
+    parts = re.split(r": |：", title)
+    message, cause = ": ".join(parts[:-1]), parts[-1]
+    if len(parts) == 1 or len(_WORD.findall(message)) < 3:
+        return title, ""
+    first = cause.split(" ", 1)[0]
+    if lang == "en" and first.isalpha() and first.islower() and first not in _NAMES:
+        cause = cause[0].upper() + cause[1:]  # a plain word, not `torch.load`, `nn.X` or numpy
+    return message, cause
+
+
+def nav_label(entry: Entry, lang: str) -> str:
+    """The entry in the sidebar: its heading's first wording ("mat1 and mat2 must have the same
+    dtype", not "... / expected scalar type ..."), cut at a word to two lines."""
+    heading = title_parts(entry, lang)[0].replace("`", "")  # the sidebar shows no markdown
+    first = heading.split(" / ")[0]
+    label = first if len(_WORD.findall(first)) >= 3 else heading
+    if len(label) <= _NAV_LABEL:
+        return label
+    cut = label[: _NAV_LABEL - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;:，。：") + "…"
 
 
 def phrases(entry: Entry, lang: str) -> list[str]:
@@ -161,7 +186,7 @@ def canonical_message(entry: Entry, lang: str) -> str:
     if entry.examples:
         return message_line(entry, entry.examples[0])
     said = phrases(entry, lang)
-    return said[0] if said else _short_title(entry, lang)
+    return said[0] if said else title_parts(entry, lang)[0]
 
 
 def _code(text: str, limit: int = 90) -> str:
@@ -210,7 +235,10 @@ def search_meta(entry: Entry, lang: str) -> str:
 
 
 def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str) -> str:
-    out = [search_meta(entry, lang), f"# {entry.title.en if lang == 'en' else entry.title.zh}", ""]
+    heading, cause = title_parts(entry, lang)
+    out = [search_meta(entry, lang), f"# {heading}", ""]
+    if cause:
+        out += [f'<p class="td-cause" markdown>{cause}</p>', ""]
     out.append(f"`{entry.id}` · {GROUPS[entry.group][lang]}")
     out += ["", *glance(entry, lang)]
     out += [f"## {_w('what', lang)}", ""]
@@ -471,8 +499,8 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
             zh[names["en"]] = names["zh"]
             pages = []
             for e in members:
-                title = _short_title(e, "en")
-                zh[title] = _short_title(e, "zh")
+                title = nav_label(e, "en")
+                zh[title] = nav_label(e, "zh")
                 pages.append({title: f"entries/{e.id}.md"})
             sections.append({names["en"]: pages})
     items: list[object] = [
