@@ -108,6 +108,25 @@ def test_language_switcher_goes_to_the_same_entry_in_chinese(page: Any, base_url
     assert _real_console_errors(page) == []
 
 
+def _switch_language(page: Any, name: str) -> None:
+    page.locator(".md-header__option .md-select").hover()
+    page.get_by_role("link", name=name).click()
+
+
+def test_the_language_switch_keeps_the_section(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/entries/shape-matmul/#how-to-fix-it")
+    _switch_language(page, "中文")
+    page.wait_for_url("**/zh/entries/shape-matmul/#*")
+    section = page.evaluate("decodeURIComponent(location.hash.slice(1))")
+    heading = page.locator(f"[id='{section}']")
+    assert heading.inner_text().startswith("怎么修")
+    assert heading.is_visible() and heading.bounding_box()["y"] < 300  # scrolled to it
+    _switch_language(page, "English")
+    page.wait_for_url("**/entries/shape-matmul/#how-to-fix-it")
+    assert "/zh/" not in page.url
+    assert _real_console_errors(page) == []
+
+
 def _search(page: Any, text: str) -> list[str]:
     """The pages the search lists, best first (Material groups a page's sections under it)."""
     box = page.locator("input.md-search__input")
