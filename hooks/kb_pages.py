@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +66,40 @@ def on_pre_build(config: MkDocsConfig) -> None:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Any) -> str:
     # every Chinese page, the generated ones and the runtime, rule and API pages alike
     return join_chinese_lines(markdown) if page.file.src_uri.endswith(".zh.md") else markdown
+
+
+# The rendered Chinese page's text, block by block: code blocks and block tags become a break
+# (\x00) that no space "follows", inline code one character (\x01: its text is shown as
+# written), other inline tags vanish.
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+_INLINE_CODE = re.compile(r"<code\b.*?</code>", re.S)
+_BLOCK = re.compile(
+    r"</?(?:p|li|td|th|tr|ul|ol|dl|dd|dt|div|h\d|table|thead|tbody|blockquote|details|summary)\b[^>]*>"
+)
+_TAG = re.compile(r"<[^>]+>")
+_STRAY_SPACE = re.compile(r"([^\x00\s]{0,8})([，。：；！？、）」』】])[ \n]+(?=[^\s\x00])")
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Any) -> str:
+    """A Chinese page that still shows a space after full-width punctuation fails the build,
+    naming the line of its source (join_chinese_lines removes those it can)."""
+    if not page.file.src_uri.endswith(".zh.md"):
+        return html
+    text = _INLINE_CODE.sub("\x01", _BLOCK.sub("\x00", _PRE.sub("\x00", html)))
+    text = unescape(_TAG.sub("", text))
+    found = _STRAY_SPACE.search(text)
+    if found:
+        source = Path(config["docs_dir"], page.file.src_uri)
+        lines = source.read_text(encoding="utf-8").split("\n") if source.exists() else []
+        before = re.escape(found.group(1)[-4:] + found.group(2))
+        after = re.escape(text[found.end() : found.end() + 2])
+        where = re.compile(f"{before}[*_`\\s]*{after}|{before}$")  # markup between, or a break
+        line = next((i for i, row in enumerate(lines, 1) if where.search(row)), 0)
+        raise PluginError(
+            f"{source}:{line}: a space after full-width punctuation shows on the page: "
+            f"{found.group(0)!r} (hooks/kb_pages.py, sitegen.join_chinese_lines)"
+        )
+    return html
 
 
 def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:

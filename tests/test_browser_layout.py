@@ -240,3 +240,39 @@ def test_entry_headings_are_short(
     assert len(lines) >= 100
     assert statistics.median(lines) <= 2  # 3 on main's build; a heading of 3 lines is a paragraph
     context.close()
+
+
+# Every Chinese page's paragraphs, list items and cells as Chromium lays them out, inline code
+# left out (a message quoted as printed keeps its spaces): a space after full-width punctuation.
+_STRAY_SPACES_ON = """async (urls) => {
+    const out = [];
+    for (const url of urls) {
+        const html = await (await fetch(url)).text();
+        const article = new DOMParser().parseFromString(html, 'text/html').querySelector('article');
+        const holder = document.createElement('div');
+        holder.innerHTML = article.innerHTML;
+        for (const code of holder.querySelectorAll('code')) code.textContent = 'c';
+        document.body.append(holder);
+        for (const e of holder.querySelectorAll('p, li, td')) {
+            if (e.querySelector('p, ul, ol, pre')) continue;
+            const m = e.innerText.match(/.{0,6}[，。：；！？、）][ \\n]+\\S/);
+            if (m) out.push(url.split('/zh/')[1] + ' ' + m[0]);
+        }
+        holder.remove();
+    }
+    return out;
+}"""
+
+
+def test_no_space_after_chinese_punctuation_on_any_page(
+    browser: Any,  # noqa: F811
+    base_url: str,  # noqa: F811
+    built_site: Path,
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/zh/")
+    pages = sorted(p.parent.relative_to(built_site) for p in built_site.glob("zh/**/index.html"))
+    assert len(pages) >= 150
+    assert page.evaluate(_STRAY_SPACES_ON, [f"{base_url}/{p}/" for p in pages]) == []
+    context.close()

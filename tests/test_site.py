@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 import yaml
@@ -298,3 +301,55 @@ def test_the_paste_box_is_on_the_homes_and_the_diagnose_pages(built_site: Path) 
             r'href="diagnose/" class="md-nav__link">\s*<span[^>]*>\s*([^<]*?)\s*<', home
         )
         assert nav is not None and nav.group(1) == title
+
+
+def _hooks() -> Any:
+    """hooks/kb_pages.py, as mkdocs loads it (a file, not a package)."""
+    spec = importlib.util.spec_from_file_location("kb_pages", ROOT / "hooks" / "kb_pages.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _zh_page(tmp_path: Path, source: str) -> tuple[Any, Any]:
+    (tmp_path / "entries").mkdir()
+    (tmp_path / "entries" / "x.zh.md").write_text(source, encoding="utf-8")
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="entries/x.zh.md"))
+    return page, {"docs_dir": str(tmp_path)}
+
+
+def test_a_chinese_page_with_a_space_after_full_width_punctuation_fails_the_build(
+    tmp_path: Path,
+) -> None:
+    from mkdocs.exceptions import PluginError
+
+    hooks = _hooks()
+    page, config = _zh_page(tmp_path, "# 标题\n\n第一行\n\n**学习率。** 最常见的原因\n")
+    html = "<h1>标题</h1>\n<p>第一行</p>\n<p><strong>学习率。</strong> 最常见的原因</p>"
+    with pytest.raises(PluginError, match=r"entries/x\.zh\.md:5: .*学习率。"):
+        hooks.on_page_content(html, page, config, None)
+    # the same text as join_chinese_lines leaves it, a message in code, an English page: quiet
+    fine = "<p><strong>学习率。</strong>最常见的原因</p><p><code>文件太小。 (os error)</code></p>"
+    assert hooks.on_page_content(fine, page, config, None) == fine
+    page.file.src_uri = "entries/x.en.md"
+    assert hooks.on_page_content(html, page, config, None) == html
+
+
+def test_join_chinese_lines_removes_the_spaces_the_kb_writes() -> None:
+    from diagnoser.guide.sitegen import join_chinese_lines
+
+    md = (
+        "- **学习率。** 最常见的原因：Adam\n"
+        "[loss 不下降（模型学不动）](../x.md) (`diagnoser show x`)\n"
+        "（torch 2.13.0） · 图中断\n"
+        "`OSError: 页面文件太小。 (os error 1455)` 原样保留。\n"
+        "| 原因： | x |\n"
+    )
+    assert join_chinese_lines(md) == (
+        "- **学习率。**最常见的原因：Adam\n"
+        "[loss 不下降（模型学不动）](../x.md)(`diagnoser show x`)\n"
+        "（torch 2.13.0）· 图中断\n"
+        "`OSError: 页面文件太小。 (os error 1455)` 原样保留。\n"
+        "| 原因： | x |\n"
+    )

@@ -65,7 +65,8 @@ _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 # that starts a list item, a table row, a heading, a fence or an admonition.
 _CJK_BREAK = re.compile(
     f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])"
-    "|(?<=[，。：；！？、）」』】])\\n[ \\t]*(?![-*+>|#=!]|\\d+\\. |```|\\s)"
+    "|(?:(?<=[，。：；！？、）」』】])|(?<=[，。：；！？、）」』】]\\*\\*))"
+    "\\n[ \\t]*(?![-*+>|#=!]|\\d+\\. |```|\\s)"
 )
 
 
@@ -74,18 +75,50 @@ def _w(key: str, lang: str) -> str:
 
 
 def _prose(md: str, lang: str) -> str:
-    md = _four_space_items(md.strip())
+    md = _separate_items(_four_space_items(md.strip()))
     return join_chinese_lines(md) if lang == "zh" else md
 
 
+# Chinese text puts no space after full-width punctuation, but the KB's lead-ins ("**学习率。**
+# 最常见的原因") and the generated lines ("（torch 2.13.0） · 图中断") do: the spaces go, also
+# after the bold that closes a lead-in or a link's address; not before a table's "|" nor at a
+# line's end, and never inside code (a fenced block or an inline span, matched first and kept).
+_PUNCT_SPACE = re.compile(
+    r"(```.*?```|`[^`\n]*`)"
+    r"|(?<=[，。：；！？、）」』】])(\*\*|\*|__|\]\([^)\s]*\))?[ \t]+(?=[^\s|])",
+    re.S,
+)
+
+
 def join_chinese_lines(md: str) -> str:
-    """Chinese markdown without the spaces its line breaks would show (code blocks untouched);
-    hooks/kb_pages.py runs it on every Chinese page."""
+    """Chinese markdown without the spaces its line breaks would show, nor spaces after
+    full-width punctuation (code untouched); hooks/kb_pages.py runs it on every Chinese page."""
     parts = re.split(r"(```.*?```)", md, flags=re.S)
-    return "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
+    joined = "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
+    return _PUNCT_SPACE.sub(lambda m: m.group(1) or m.group(2) or "", joined)
 
 
 _ORDERED_ITEM = re.compile(r"^\d+\. ")
+_ITEM = re.compile(r"^( *)(?:[-*+]|\d+\.) ")
+
+
+def _separate_items(md: str) -> str:
+    """A blank line before an item that follows a paragraph of the item before it, where that
+    item already holds several blocks (text, code, text): without one, Python-Markdown reads the
+    new item as more of the paragraph, and the rest of the list shows as "- ..." text."""
+    out: list[str] = []
+    loose: dict[int, bool] = {}  # per indentation: a blank line since that level's last item
+    for line in md.split("\n"):
+        item = _ITEM.match(line)
+        if not line.strip():
+            loose = dict.fromkeys(loose, True)
+        elif item:
+            indent = len(item.group(1))
+            if loose.get(indent) and out and out[-1].strip() and not _ITEM.match(out[-1]):
+                out.append("")
+            loose = {k: v for k, v in loose.items() if k < indent} | {indent: False}
+        out.append(line)
+    return "\n".join(out)
 
 
 def _four_space_items(md: str) -> str:
