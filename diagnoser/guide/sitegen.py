@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -249,6 +250,20 @@ def glance(entry: Entry, lang: str) -> list[str]:
     return [*out, ""]
 
 
+_TAGGED: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
+def _tag_messages(entry: Entry) -> str:
+    """The messages of every example, once for both languages' pages: a message's own words,
+    not the 40 lines of backend names some print after them (the dispatcher's "Could not run ...
+    is only available for these backends: [...]")."""
+    key = (entry.id, tuple(entry.examples))
+    if key not in _TAGGED:
+        lines = [message_line(entry, ex) for ex in entry.examples]
+        _TAGGED[key] = " ".join(_EXCEPTION.sub("", line)[:240] for line in lines)
+    return _TAGGED[key]
+
+
 def search_meta(entry: Entry, lang: str) -> str:
     """Front matter that weights the search. The words of every known wording of the message,
     and of how people describe the entry in the page's language, go into the index's tags field,
@@ -257,10 +272,7 @@ def search_meta(entry: Entry, lang: str) -> str:
     exactly, all but the last (hooks/search_query.js): no wording's vocabulary matches a query
     by prefix. The tags are not shown. Frequent entries get a higher boost, which decides between
     entries that match equally ("dtype")."""
-    # a message's own words, not the 40 lines of backend names some print after them (the
-    # dispatcher's "Could not run ... is only available for these backends: [...]")
-    messages = [_EXCEPTION.sub("", message_line(entry, ex))[:240] for ex in entry.examples]
-    text = " ".join(messages + phrases(entry, lang)).lower()
+    text = " ".join([_tag_messages(entry), *phrases(entry, lang)]).lower()
     words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
     boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1
     meta = {"search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
@@ -340,16 +352,21 @@ _MAX_SOURCE_SITES = 5
 
 def source_sites(entry: Entry) -> list[Site]:
     """The PyTorch sites that raise the entry's example messages (the source tier), each once."""
+    return list(_sites(tuple(entry.examples) if entry.kind == "error" else ()))
+
+
+@cache  # each entry has a page in each language: its examples are looked up once
+def _sites(examples: tuple[str, ...]) -> tuple[Site, ...]:
     from ..knowledge.source_tier import locate
 
     sites: dict[tuple[str, int], Site] = {}
-    for example in entry.examples if entry.kind == "error" else []:
+    for example in examples:
         exc = _EXCEPTION.match(example.strip())
         message = example.strip()[exc.end() :] if exc else example.strip()
         found = locate(message, exc.group().rstrip(": ") if exc else None)
         for site in found.sites if found else ():
             sites.setdefault((site.file, site.line), site)
-    return list(sites.values())[:_MAX_SOURCE_SITES]
+    return tuple(sites.values())[:_MAX_SOURCE_SITES]
 
 
 def source_section(entry: Entry, lang: str) -> list[str]:
