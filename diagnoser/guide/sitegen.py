@@ -275,7 +275,10 @@ def search_meta(entry: Entry, lang: str) -> str:
     text = " ".join([_tag_messages(entry), *phrases(entry, lang)]).lower()
     words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
     boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1
-    meta = {"search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
+    # The page's title (the browser's tab, the search's results) stays whole: the heading shows
+    # the message, the line under it the cause (title_parts).
+    title = entry.title.en if lang == "en" else entry.title.zh
+    meta = {"title": title, "search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
     return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
