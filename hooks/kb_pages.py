@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import shutil
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +66,40 @@ def on_pre_build(config: MkDocsConfig) -> None:
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Any) -> str:
     # every Chinese page, the generated ones and the runtime, rule and API pages alike
     return join_chinese_lines(markdown) if page.file.src_uri.endswith(".zh.md") else markdown
+
+
+# The rendered Chinese page's text, block by block: code blocks and block tags become a break
+# (\x00) that no space "follows", inline code one character (\x01: its text is shown as
+# written), other inline tags vanish.
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+_INLINE_CODE = re.compile(r"<code\b.*?</code>", re.S)
+_BLOCK = re.compile(
+    r"</?(?:p|li|td|th|tr|ul|ol|dl|dd|dt|div|h\d|table|thead|tbody|blockquote|details|summary)\b[^>]*>"
+)
+_TAG = re.compile(r"<[^>]+>")
+_STRAY_SPACE = re.compile(r"([^\x00\s]{0,8})([，。：；！？、）」』】])[ \n]+(?=[^\s\x00])")
+
+
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Any) -> str:
+    """A Chinese page that still shows a space after full-width punctuation fails the build,
+    naming the line of its source (join_chinese_lines removes those it can)."""
+    if not page.file.src_uri.endswith(".zh.md"):
+        return html
+    text = _INLINE_CODE.sub("\x01", _BLOCK.sub("\x00", _PRE.sub("\x00", html)))
+    text = unescape(_TAG.sub("", text))
+    found = _STRAY_SPACE.search(text)
+    if found:
+        source = Path(config["docs_dir"], page.file.src_uri)
+        lines = source.read_text(encoding="utf-8").split("\n") if source.exists() else []
+        before = re.escape(found.group(1)[-4:] + found.group(2))
+        after = re.escape(text[found.end() : found.end() + 2])
+        where = re.compile(f"{before}[*_`\\s]*{after}|{before}$")  # markup between, or a break
+        line = next((i for i, row in enumerate(lines, 1) if where.search(row)), 0)
+        raise PluginError(
+            f"{source}:{line}: a space after full-width punctuation shows on the page: "
+            f"{found.group(0)!r} (hooks/kb_pages.py, sitegen.join_chinese_lines)"
+        )
+    return html
 
 
 def on_page_context(context: Any, page: Page, config: MkDocsConfig, nav: Any) -> Any:
@@ -154,21 +189,25 @@ def _bundle_engine(site: Path) -> None:
 # character short, so a query never matches a word that ends the query ("loss 一直不下降" loses
 # "不下降"). Fixed here until Material fixes it; a test runs such queries in a real browser.
 _SEGMENT_LOOP = "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e"
+# The worker's query message, where hooks/search_query.js's tdPlainQuery turns a paste into words.
+_QUERY_MESSAGE = re.compile(r"(case 2:let (\w+)=\w+\.data;)")
+_PLAIN_QUERY = Path(__file__).with_name("search_query.js")
 
 
 def _patch_search_worker(site: Path) -> None:
     workers = list((site / "assets" / "javascripts" / "workers").glob("search.*.min.js"))
     for worker in workers:
         code = worker.read_text(encoding="utf-8")
-        patched = _SEGMENT_LOOP.replace("<t.", "<=t.")
-        if patched in code:  # `mkdocs build --dirty` keeps the last build's worker
+        if "function tdPlainQuery" in code:  # `mkdocs build --dirty` keeps the last build's worker
             continue
-        if _SEGMENT_LOOP not in code:
+        if _SEGMENT_LOOP not in code or len(_QUERY_MESSAGE.findall(code)) != 1:
             raise PluginError(
-                f"{worker.name}: Material's search worker changed; review the Chinese query "
-                "segmentation patch in hooks/kb_pages.py"
+                f"{worker.name}: Material's search worker changed; review the query patches "
+                "in hooks/kb_pages.py (Chinese segmentation, tdPlainQuery)"
             )
-        worker.write_text(code.replace(_SEGMENT_LOOP, patched), encoding="utf-8")
+        code = code.replace(_SEGMENT_LOOP, _SEGMENT_LOOP.replace("<t.", "<=t."))
+        code = _QUERY_MESSAGE.sub(r"\1\2=tdPlainQuery(\2);", code)
+        worker.write_text(_PLAIN_QUERY.read_text(encoding="utf-8") + code, encoding="utf-8")
 
 
 def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:

@@ -108,6 +108,25 @@ def test_language_switcher_goes_to_the_same_entry_in_chinese(page: Any, base_url
     assert _real_console_errors(page) == []
 
 
+def _switch_language(page: Any, name: str) -> None:
+    page.locator(".md-header__option .md-select").hover()
+    page.get_by_role("link", name=name).click()
+
+
+def test_the_language_switch_keeps_the_section(page: Any, base_url: str) -> None:
+    page.goto(f"{base_url}/entries/shape-matmul/#how-to-fix-it")
+    _switch_language(page, "中文")
+    page.wait_for_url("**/zh/entries/shape-matmul/#*")
+    section = page.evaluate("decodeURIComponent(location.hash.slice(1))")
+    heading = page.locator(f"[id='{section}']")
+    assert heading.inner_text().startswith("怎么修")
+    assert heading.is_visible() and heading.bounding_box()["y"] < 300  # scrolled to it
+    _switch_language(page, "English")
+    page.wait_for_url("**/entries/shape-matmul/#how-to-fix-it")
+    assert "/zh/" not in page.url
+    assert _real_console_errors(page) == []
+
+
 def _search(page: Any, text: str) -> list[str]:
     """The pages the search lists, best first (Material groups a page's sections under it)."""
     box = page.locator("input.md-search__input")
@@ -185,7 +204,9 @@ def test_the_sidebar_leads_to_an_entry_and_the_footer_to_the_next(page: Any, bas
     page.goto(f"{base_url}/")
     sidebar = page.locator(".md-sidebar--primary")
     # a section label (Material repeats it as the title of the section's own list)
-    assert sidebar.get_by_text("CUDA and memory", exact=True).first.is_visible()
+    group = sidebar.get_by_text("CUDA and memory", exact=True).first
+    assert group.is_visible()
+    group.click()  # the groups are collapsed
     sidebar.get_by_role("link", name="CUDA out of memory", exact=True).click()
     page.wait_for_url("**/entries/cuda-oom/")
     assert page.locator(".md-path").get_by_text("CUDA and memory").is_visible()  # breadcrumbs

@@ -4,7 +4,10 @@ test_browser.py's (one browser for this module)."""
 
 from __future__ import annotations
 
+import re
+import statistics
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -160,4 +163,123 @@ def test_no_space_after_chinese_punctuation(browser: Any, base_url: str, where: 
     page = context.new_page()
     page.goto(f"{base_url}/{where}")
     assert page.evaluate(_STRAY_SPACE) == []
+    context.close()
+
+
+_VISIBLE_SIDEBAR_LINKS = """() => [
+    ...document.querySelectorAll('.md-sidebar--primary a.md-nav__link')
+].filter(a => a.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})).length"""
+
+
+def test_the_sidebar_collapses_by_group(browser: Any, base_url: str) -> None:  # noqa: F811
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/")
+    sidebar = page.locator(".md-sidebar--primary")
+    # the pages and one line per group, not every entry of every group (101 links on main)
+    assert page.evaluate(_VISIBLE_SIDEBAR_LINKS) <= 20
+    ddp = sidebar.get_by_role("link", name="DDP does not average the gradients")
+    assert not ddp.is_visible()
+    sidebar.get_by_text("Distributed", exact=True).first.click()
+    assert ddp.is_visible()
+    page.screenshot(path=str(ARTIFACTS / "sidebar-desktop.png"))
+    context.close()
+
+
+# The groups' links (with navigation.prune each leads to its group's first entry), and the
+# entries' labels on such a page: its group's section of the sidebar.
+_GROUP_LINKS = """() => [
+    ...document.querySelectorAll('.md-sidebar--primary a.md-nav__link[href^="entries/"]')
+].filter(a => a.getAttribute('href') !== 'entries/').map(a => a.href)"""
+_SECTION_LABELS = """() => [
+    ...document.querySelectorAll('.md-sidebar--primary nav[data-md-level="1"] a.md-nav__link')
+].filter(a => !a.closest('.md-nav--secondary')).map(a => a.textContent.trim())"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sidebar_labels_say_what_the_family_is(browser: Any, base_url: str, lang: str) -> None:  # noqa: F811
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/{'zh/' if lang == 'zh' else ''}")
+    labels: set[str] = set()
+    for group in page.evaluate(_GROUP_LINKS):
+        page.goto(group)
+        labels.update(page.evaluate(_SECTION_LABELS))
+    assert len(labels) >= 100
+    # A word: a run of Latin letters and code, or one Chinese character (sitegen._WORD).
+    words = re.compile(r"[A-Za-z0-9_.'\[\]()]+|[\u4e00-\u9fff]")
+    # "DDP", "CTCLoss", "F.interpolate" name a component, not what went wrong
+    assert sorted(label for label in labels if len(words.findall(label)) < 3) == []
+    context.close()
+
+
+# Each entry's heading, rendered in this page's article (the same width and style): its lines.
+_HEADING_LINES = """async (urls) => {
+    const article = document.querySelector('article.md-content__inner');
+    const out = [];
+    for (const url of urls) {
+        const html = await (await fetch(url)).text();
+        const h1 = new DOMParser().parseFromString(html, 'text/html').querySelector('article h1');
+        const probe = document.createElement('h1');
+        probe.innerHTML = h1.innerHTML;
+        article.prepend(probe);
+        const lineHeight = parseFloat(getComputedStyle(probe).lineHeight);
+        out.push(Math.round(probe.getBoundingClientRect().height / lineHeight));
+        probe.remove();
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_entry_headings_are_short(
+    browser: Any,  # noqa: F811
+    base_url: str,  # noqa: F811
+    built_site: Path,
+    lang: str,
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    prefix = "zh/" if lang == "zh" else ""
+    page.goto(f"{base_url}/{prefix}entries/cuda-oom/")
+    entries = sorted(p.name for p in (built_site / "entries").iterdir() if p.is_dir())
+    lines = page.evaluate(_HEADING_LINES, [f"{base_url}/{prefix}entries/{e}/" for e in entries])
+    assert len(lines) >= 100
+    assert statistics.median(lines) <= 2  # 3 on main's build; a heading of 3 lines is a paragraph
+    context.close()
+
+
+# Every Chinese page's paragraphs, list items and cells as Chromium lays them out, inline code
+# left out (a message quoted as printed keeps its spaces): a space after full-width punctuation.
+_STRAY_SPACES_ON = """async (urls) => {
+    const out = [];
+    for (const url of urls) {
+        const html = await (await fetch(url)).text();
+        const article = new DOMParser().parseFromString(html, 'text/html').querySelector('article');
+        const holder = document.createElement('div');
+        holder.innerHTML = article.innerHTML;
+        for (const code of holder.querySelectorAll('code')) code.textContent = 'c';
+        document.body.append(holder);
+        for (const e of holder.querySelectorAll('p, li, td')) {
+            if (e.querySelector('p, ul, ol, pre')) continue;
+            const m = e.innerText.match(/.{0,6}[，。：；！？、）][ \\n]+\\S/);
+            if (m) out.push(url.split('/zh/')[1] + ' ' + m[0]);
+        }
+        holder.remove();
+    }
+    return out;
+}"""
+
+
+def test_no_space_after_chinese_punctuation_on_any_page(
+    browser: Any,  # noqa: F811
+    base_url: str,  # noqa: F811
+    built_site: Path,
+) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(f"{base_url}/zh/")
+    pages = sorted(p.parent.relative_to(built_site) for p in built_site.glob("zh/**/index.html"))
+    assert len(pages) >= 150
+    assert page.evaluate(_STRAY_SPACES_ON, [f"{base_url}/{p}/" for p in pages]) == []
     context.close()

@@ -7,8 +7,10 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -100,3 +102,33 @@ def test_paste_py_answers_as_the_cli_does(bundled: Path, tmp_path: Path, lang: s
         assert json.loads(answer["report"]) == json.loads(out.getvalue()), text[:80]
         report = json.loads(answer["report"])
         assert set(answer["entries"]) == {m["id"] for m in report["matches"]}
+
+
+def test_the_engine_is_made_again_only_when_what_it_is_made_from_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """engine.zip is cached between builds (a tenth of a build): the cache answers while its
+    inputs are unchanged, and a changed KB makes a new one."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fake = tmp_path / "pyodide"
+    fake.mkdir()
+    for name in PYODIDE_FILES[:-1]:
+        (fake / name).write_bytes(b"stand-in")
+    kb = tmp_path / "kb"
+    shutil.copytree(ROOT / "kb", kb)
+
+    def build() -> tuple[bytes, list[Path]]:
+        site = Path(tempfile.mkdtemp(dir=tmp_path))
+        bundle(site, kb, pyodide=fake)
+        return (site / "engine" / "engine.zip").read_bytes(), sorted(
+            (tmp_path / "cache" / "torch-diagnoser-build").glob("engine-*.zip")
+        )
+
+    first, cached = build()
+    assert len(cached) == 1 and cached[0].read_bytes() == first
+    cached[0].write_bytes(first + b"marked")  # the next build must copy the cached file
+    assert build() == (first + b"marked", cached)
+    entry = kb / "shape-matmul.yaml"
+    entry.write_text(entry.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    again, now = build()
+    assert now != cached and len(now) == 1 and again == now[0].read_bytes()

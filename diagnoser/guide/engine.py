@@ -21,6 +21,7 @@ box says the engine is not bundled.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -70,12 +71,16 @@ def answer(text, lang):
 '''
 
 
+def _build_cache() -> Path:
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "torch-diagnoser-build"
+
+
 def pyodide_dir() -> Path:
     explicit = os.environ.get("PYODIDE_DIR")
     if explicit:
         return Path(explicit)
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(cache) / "torch-diagnoser-build" / f"pyodide-{PYODIDE_VERSION}"
+    return _build_cache() / f"pyodide-{PYODIDE_VERSION}"
 
 
 def have_pyodide(folder: Path | None = None) -> bool:
@@ -150,6 +155,40 @@ def prebuilt_index(folder: Path, kb: Path | None = None) -> list[Path]:
     return sorted(folder.glob("index.*"))
 
 
+def _engine_key(kb: Path) -> str:
+    """Everything engine.zip is made from: the package's modules (the engine's, and those that
+    compile the KB into its index), the KB, the Python that compiles it, PASTE_PY."""
+    digest = hashlib.sha256(f"{sys.version}\n{PASTE_PY}".encode())
+    sources = sorted(p for p in _PACKAGE.rglob("*.py") if "__pycache__" not in p.parts)
+    data = sorted(p for p in _PACKAGE.rglob("*") if p.suffix in (".bin", ".txt", ".json"))
+    for path in [*sources, *data, *sorted(kb.glob("*.yaml"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def _cached_engine_zip(out: Path, kb: Path | None) -> None:
+    """engine.zip, made once for each state of what it is made from (compiling the KB and its
+    derived data, then compressing, is a tenth of a site build that most often changes neither),
+    kept beside Pyodide's cache. Where that cache cannot be written, it is made every time."""
+    from ..knowledge.index import kb_dir
+
+    cached = _build_cache() / f"engine-{_engine_key(kb or kb_dir())}.zip"
+    if not cached.is_file():
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                partial = cached.with_suffix(f".{os.getpid()}.partial")
+                _engine_zip(partial, prebuilt_index(Path(tmp), kb))
+            for stale in cached.parent.glob("engine-*.zip"):
+                stale.unlink()
+            partial.replace(cached)
+        except OSError:
+            with tempfile.TemporaryDirectory() as tmp:
+                _engine_zip(out, prebuilt_index(Path(tmp), kb))
+            return
+    shutil.copyfile(cached, out)
+
+
 def bundle(
     site_dir: Path, kb: Path | None = None, pyodide: Path | None = None
 ) -> dict[str, object]:
@@ -164,8 +203,7 @@ def bundle(
         for name in PYODIDE_FILES:
             if (pyodide / name).is_file():
                 shutil.copyfile(pyodide / name, out / "pyodide" / name)
-        with tempfile.TemporaryDirectory() as tmp:
-            _engine_zip(out / "engine.zip", prebuilt_index(Path(tmp), kb))
+        _cached_engine_zip(out / "engine.zip", kb)
         manifest["bundled"] = True
         manifest["pyodide"] = PYODIDE_VERSION
         manifest["files"] = {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -65,7 +66,8 @@ _CJK = "\u3000-\u303f\u4e00-\u9fff\uff00-\uffef"
 # that starts a list item, a table row, a heading, a fence or an admonition.
 _CJK_BREAK = re.compile(
     f"(?<=[{_CJK}])\\n[ \\t]*(?=[{_CJK}])"
-    "|(?<=[，。：；！？、）」』】])\\n[ \\t]*(?![-*+>|#=!]|\\d+\\. |```|\\s)"
+    "|(?:(?<=[，。：；！？、）」』】])|(?<=[，。：；！？、）」』】]\\*\\*))"
+    "\\n[ \\t]*(?![-*+>|#=!]|\\d+\\. |```|\\s)"
 )
 
 
@@ -74,18 +76,50 @@ def _w(key: str, lang: str) -> str:
 
 
 def _prose(md: str, lang: str) -> str:
-    md = _four_space_items(md.strip())
+    md = _separate_items(_four_space_items(md.strip()))
     return join_chinese_lines(md) if lang == "zh" else md
 
 
+# Chinese text puts no space after full-width punctuation, but the KB's lead-ins ("**学习率。**
+# 最常见的原因") and the generated lines ("（torch 2.13.0） · 图中断") do: the spaces go, also
+# after the bold that closes a lead-in or a link's address; not before a table's "|" nor at a
+# line's end, and never inside code (a fenced block or an inline span, matched first and kept).
+_PUNCT_SPACE = re.compile(
+    r"(```.*?```|`[^`\n]*`)"
+    r"|(?<=[，。：；！？、）」』】])(\*\*|\*|__|\]\([^)\s]*\))?[ \t]+(?=[^\s|])",
+    re.S,
+)
+
+
 def join_chinese_lines(md: str) -> str:
-    """Chinese markdown without the spaces its line breaks would show (code blocks untouched);
-    hooks/kb_pages.py runs it on every Chinese page."""
+    """Chinese markdown without the spaces its line breaks would show, nor spaces after
+    full-width punctuation (code untouched); hooks/kb_pages.py runs it on every Chinese page."""
     parts = re.split(r"(```.*?```)", md, flags=re.S)
-    return "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
+    joined = "".join(p if p.startswith("```") else _CJK_BREAK.sub("", p) for p in parts)
+    return _PUNCT_SPACE.sub(lambda m: m.group(1) or m.group(2) or "", joined)
 
 
 _ORDERED_ITEM = re.compile(r"^\d+\. ")
+_ITEM = re.compile(r"^( *)(?:[-*+]|\d+\.) ")
+
+
+def _separate_items(md: str) -> str:
+    """A blank line before an item that follows a paragraph of the item before it, where that
+    item already holds several blocks (text, code, text): without one, Python-Markdown reads the
+    new item as more of the paragraph, and the rest of the list shows as "- ..." text."""
+    out: list[str] = []
+    loose: dict[int, bool] = {}  # per indentation: a blank line since that level's last item
+    for line in md.split("\n"):
+        item = _ITEM.match(line)
+        if not line.strip():
+            loose = dict.fromkeys(loose, True)
+        elif item:
+            indent = len(item.group(1))
+            if loose.get(indent) and out and out[-1].strip() and not _ITEM.match(out[-1]):
+                out.append("")
+            loose = {k: v for k, v in loose.items() if k < indent} | {indent: False}
+        out.append(line)
+    return "\n".join(out)
 
 
 def _four_space_items(md: str) -> str:
@@ -143,12 +177,37 @@ def _fence(text: str, lang: str = "text", indent: str = "") -> str:
     return f"{indent}```{lang}\n{body}\n{indent}```"
 
 
-def _short_title(entry: Entry, lang: str) -> str:
-    """The title without the cause after its last colon: the message alone, for the navigation."""
+# A word of a title: a run of Latin letters, digits and code punctuation, or one Chinese character.
+_WORD = re.compile(f"[A-Za-z0-9_.'\\[\\]()]+|[{_CJK}]")
+_NAMES = frozenset(["numpy", "torch", "torchrun", "torchvision", "pip", "conda"])
+_NAV_LABEL = 48  # characters: two lines of the desktop sidebar at most
+
+
+def title_parts(entry: Entry, lang: str) -> tuple[str, str]:
+    """The title as its heading and the line under it: the message before the title's last colon
+    and the cause after it. A message of one or two words names a component, not the family
+    ("DDP", "CTCLoss", "gather / scatter"): such a title stays whole, with no line under it."""
     title = entry.title.en if lang == "en" else entry.title.zh
-    short = re.split(r": |：", title)
-    message = ": ".join(short[:-1]) if len(short) > 1 else title
-    return message if len(message) <= 60 else message[:59] + "…"
+    parts = re.split(r": |：", title)
+    message, cause = ": ".join(parts[:-1]), parts[-1]
+    if len(parts) == 1 or len(_WORD.findall(message)) < 3:
+        return title, ""
+    first = cause.split(" ", 1)[0]
+    if lang == "en" and first.isalpha() and first.islower() and first not in _NAMES:
+        cause = cause[0].upper() + cause[1:]  # a plain word, not `torch.load`, `nn.X` or numpy
+    return message, cause
+
+
+def nav_label(entry: Entry, lang: str) -> str:
+    """The entry in the sidebar: its heading's first wording ("mat1 and mat2 must have the same
+    dtype", not "... / expected scalar type ..."), cut at a word to two lines."""
+    heading = title_parts(entry, lang)[0].replace("`", "")  # the sidebar shows no markdown
+    first = heading.split(" / ")[0]
+    label = first if len(_WORD.findall(first)) >= 3 else heading
+    if len(label) <= _NAV_LABEL:
+        return label
+    cut = label[: _NAV_LABEL - 1]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut).rstrip(",;:，。：") + "…"
 
 
 def phrases(entry: Entry, lang: str) -> list[str]:
@@ -161,7 +220,7 @@ def canonical_message(entry: Entry, lang: str) -> str:
     if entry.examples:
         return message_line(entry, entry.examples[0])
     said = phrases(entry, lang)
-    return said[0] if said else _short_title(entry, lang)
+    return said[0] if said else title_parts(entry, lang)[0]
 
 
 def _code(text: str, limit: int = 90) -> str:
@@ -191,25 +250,43 @@ def glance(entry: Entry, lang: str) -> list[str]:
     return [*out, ""]
 
 
+_TAGGED: dict[tuple[str, tuple[str, ...]], str] = {}
+
+
+def _tag_messages(entry: Entry) -> str:
+    """The messages of every example, once for both languages' pages: a message's own words,
+    not the 40 lines of backend names some print after them (the dispatcher's "Could not run ...
+    is only available for these backends: [...]")."""
+    key = (entry.id, tuple(entry.examples))
+    if key not in _TAGGED:
+        lines = [message_line(entry, ex) for ex in entry.examples]
+        _TAGGED[key] = " ".join(_EXCEPTION.sub("", line)[:240] for line in lines)
+    return _TAGGED[key]
+
+
 def search_meta(entry: Entry, lang: str) -> str:
-    """Front matter that weights the search. The words of the first two messages, and of how
-    people describe the entry in the page's language, go into the index's tags field, the most
-    heavily weighted: a pasted message finds its entry before pages that merely mention its words.
-    Only those: the search expands every query word as a prefix ("all" → "allocate"), so the
-    vocabulary of every wording would match anything. The tags are not shown. Frequent entries
-    get a higher boost, which decides between entries that match equally ("dtype")."""
-    # a message's own words, not the 40 lines of backend names some print after them (the
-    # dispatcher's "Could not run ... is only available for these backends: [...]")
-    messages = [_EXCEPTION.sub("", message_line(entry, ex))[:240] for ex in entry.examples[:2]]
-    text = " ".join(messages + phrases(entry, lang)).lower()
+    """Front matter that weights the search. The words of every known wording of the message,
+    and of how people describe the entry in the page's language, go into the index's tags field,
+    the most heavily weighted: a pasted message finds its entry before pages that merely mention
+    its words. Every wording can be there because a query's words match the index's words
+    exactly, all but the last (hooks/search_query.js): no wording's vocabulary matches a query
+    by prefix. The tags are not shown. Frequent entries get a higher boost, which decides between
+    entries that match equally ("dtype")."""
+    text = " ".join([_tag_messages(entry), *phrases(entry, lang)]).lower()
     words = dict.fromkeys(w for w in re.findall(r"[^\W\d_]\w*", text) if w not in _STOP)
     boost = 1 + (26 - entry.rank) / 25 if entry.rank and entry.rank <= 25 else 1
-    meta = {"search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
+    # The page's title (the browser's tab, the search's results) stays whole: the heading shows
+    # the message, the line under it the cause (title_parts).
+    title = entry.title.en if lang == "en" else entry.title.zh
+    meta = {"title": title, "search": {"boost": round(boost, 2)}, "tags": [" ".join(words)]}
     return f"---\n{json.dumps(meta, ensure_ascii=False)}\n---\n"
 
 
 def entry_page(entry: Entry, titles: dict[str, Entry], scripts: Path, lang: str) -> str:
-    out = [search_meta(entry, lang), f"# {entry.title.en if lang == 'en' else entry.title.zh}", ""]
+    heading, cause = title_parts(entry, lang)
+    out = [search_meta(entry, lang), f"# {heading}", ""]
+    if cause:
+        out += [f'<p class="td-cause" markdown>{cause}</p>', ""]
     out.append(f"`{entry.id}` · {GROUPS[entry.group][lang]}")
     out += ["", *glance(entry, lang)]
     out += [f"## {_w('what', lang)}", ""]
@@ -278,16 +355,21 @@ _MAX_SOURCE_SITES = 5
 
 def source_sites(entry: Entry) -> list[Site]:
     """The PyTorch sites that raise the entry's example messages (the source tier), each once."""
+    return list(_sites(tuple(entry.examples) if entry.kind == "error" else ()))
+
+
+@cache  # each entry has a page in each language: its examples are looked up once
+def _sites(examples: tuple[str, ...]) -> tuple[Site, ...]:
     from ..knowledge.source_tier import locate
 
     sites: dict[tuple[str, int], Site] = {}
-    for example in entry.examples if entry.kind == "error" else []:
+    for example in examples:
         exc = _EXCEPTION.match(example.strip())
         message = example.strip()[exc.end() :] if exc else example.strip()
         found = locate(message, exc.group().rstrip(": ") if exc else None)
         for site in found.sites if found else ():
             sites.setdefault((site.file, site.line), site)
-    return list(sites.values())[:_MAX_SOURCE_SITES]
+    return tuple(sites.values())[:_MAX_SOURCE_SITES]
 
 
 def source_section(entry: Entry, lang: str) -> list[str]:
@@ -470,8 +552,8 @@ def nav(entries: list[Entry]) -> tuple[list[object], dict[str, str]]:
             zh[names["en"]] = names["zh"]
             pages = []
             for e in members:
-                title = _short_title(e, "en")
-                zh[title] = _short_title(e, "zh")
+                title = nav_label(e, "en")
+                zh[title] = nav_label(e, "zh")
                 pages.append({title: f"entries/{e.id}.md"})
             sections.append({names["en"]: pages})
     items: list[object] = [
