@@ -208,3 +208,56 @@ def test_a_raised_finding_is_explained_by_the_diagnoser() -> None:
         text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     best = diagnose(text, load_index()).best
     assert best is not None and best.entry.id == "stale-gradients"
+
+
+def _cleared_before_step(model, opt, steps=4):
+    """zero_grad() between backward() and step(): the step finds no gradient at all."""
+    g = torch.Generator().manual_seed(1)
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(steps):
+            x, y = torch.randn(16, 8, generator=g), torch.randint(0, 3, (16,), generator=g)
+            loss = nn.functional.cross_entropy(model(x), y)
+            loss.backward()
+            opt.zero_grad()
+            opt.step()
+            w.step(loss)
+    return w
+
+
+def test_zero_grad_between_backward_and_step() -> None:
+    model = _mlp()
+    before = [p.detach().clone() for p in model.parameters()]
+    w = _cleared_before_step(model, torch.optim.AdamW(model.parameters(), lr=1e-2))
+    assert all(map(torch.equal, before, model.parameters()))  # the harm: nothing moved
+    assert "watch.step-without-grads" in _checks(w)
+    assert w.findings[0].entry == "optimizer-step-no-update"
+
+
+def test_one_step_without_gradients_before_training_is_not_reported() -> None:
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with watch(model, on_finding="quiet") as w:
+        opt.zero_grad()
+        opt.step()  # once, before the loop: silences "scheduler.step() before optimizer.step()"
+    assert "watch.step-without-grads" not in _checks(w)
+    assert "watch.step-without-grads" not in _checks(_loop(model, opt))
+
+
+def test_a_closure_computes_the_gradients_inside_step() -> None:
+    model = _mlp(torch.float64)
+    opt = torch.optim.LBFGS(model.parameters(), lr=0.5, max_iter=3)
+    g = torch.Generator().manual_seed(1)
+    x = torch.randn(16, 8, generator=g, dtype=torch.float64)
+    y = torch.randint(0, 3, (16,), generator=g)
+
+    def closure():
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        return loss
+
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(4):
+            opt.zero_grad()  # the gradients are None before each step: the closure makes them
+            w.step(opt.step(closure))
+    assert "watch.step-without-grads" not in _checks(w)

@@ -34,6 +34,7 @@ CAUGHT = [
     "weights_not_in_optimizer",
     "workers_randomizable_transform",
     "workers_randomstate_in_transform",
+    "zero_grad_before_step",
     "zero_grad_once_per_epoch",
 ]
 

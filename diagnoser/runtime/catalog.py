@@ -645,6 +645,22 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.step-without-grads",
+        _W,
+        "optimizer-step-no-update",
+        ERROR,
+        ("optimizer.step() finds the gradients", "optimizer.step() 拿得到梯度"),
+        (
+            "at step {step}, and at the sampled step before it, {optimizer}.step() found no "
+            "gradient on any trainable parameter it holds, so it changed nothing: the gradients "
+            "were cleared between backward() and step() (zero_grad() in between?), or the "
+            "backward ran on another model",
+            "第 {step} 步和之前抽查的一步，{optimizer}.step() 在它持有的可训练参数上都找不到梯度，"
+            "所以什么也没更新：梯度在 backward() 和 step() 之间被清掉了（zero_grad() 放到了"
+            "中间？），或者 backward 算的是别的模型",
+        ),
+    ),
+    _check(
         "watch.step-no-update",
         _W,
         "optimizer-step-no-update",

@@ -56,6 +56,7 @@ class OptimizerChecks:
         # the next step comes before a clear (a GAN's generator backward through the
         # discriminator adds to D's gradient, harmlessly: D's next update starts with zero_grad)
         self._uncleared: dict[int, str] = {}
+        self._gradless: dict[int, int] = {}  # id(optimizer) -> sampled steps with no gradient
         self._handles: list[Any] = []
         self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
 
@@ -95,7 +96,10 @@ class OptimizerChecks:
 
     def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
         try:
-            self._before_step(optimizer)
+            # with a closure (LBFGS) the gradients are computed inside step(); args[0] is the
+            # optimizer itself
+            closure = len(args) > 1 or (kwargs or {}).get("closure") is not None
+            self._before_step(optimizer, closure)
         except (RuntimeError, TypeError, ValueError):
             self._before.pop(id(optimizer), None)  # a check never stops the training
 
@@ -107,7 +111,7 @@ class OptimizerChecks:
         finally:
             self._before.pop(id(optimizer), None)
 
-    def _before_step(self, optimizer: torch.optim.Optimizer) -> None:
+    def _before_step(self, optimizer: torch.optim.Optimizer, closure: bool = False) -> None:
         held = self._held(optimizer)
         if not held:
             return  # another model's optimizer
@@ -127,6 +131,8 @@ class OptimizerChecks:
                 self._report("watch.float16-weights", "", half)
         if n >= _FIRST_STEPS and n % self._every:
             return
+        if not closure:
+            self._without_gradients(optimizer, held)
         candidates: dict[tuple[int, bool], list[tuple[int, str, torch.Tensor]]] = {}
         for g, name, p in held:
             grad = p.grad
@@ -138,6 +144,23 @@ class OptimizerChecks:
                 assert p.grad is not None
                 sampled.append((g, name, p, p.detach().clone(), p.grad.detach().clone()))
         self._before[id(optimizer)] = sampled
+
+    def _without_gradients(
+        self, optimizer: torch.optim.Optimizer, held: list[tuple[int, str, torch.Tensor]]
+    ) -> None:
+        """Two sampled steps in a row where no trainable parameter the optimizer holds has a
+        gradient: step() skips them all (zero_grad() between backward() and step(), a backward
+        of another model). One such step alone is the `optimizer.step()` some code calls once
+        before training to silence the scheduler's warning."""
+        trainable = [p for _, _, p in held if p.requires_grad]
+        if not trainable or any(p.grad is not None for p in trainable):
+            self._gradless.pop(id(optimizer), None)
+            return
+        count = self._gradless[id(optimizer)] = self._gradless.get(id(optimizer), 0) + 1
+        if count == 2:
+            values = {"step": self._step_of(), "optimizer": type(optimizer).__name__}
+            finding = Finding("watch.step-without-grads", values)
+            self._report("watch.step-without-grads", str(id(optimizer)), finding)
 
     def _after_step(self, optimizer: torch.optim.Optimizer) -> None:
         sampled = self._before.get(id(optimizer))
