@@ -574,6 +574,8 @@ def _read_message(
             break
         if _CHAIN.match(line) or _KERNEL_ASSERT.match(line) or _IGNORED.match(line):
             break
+        if _WARNING.match(line):  # a warning printed after the error (at shutdown): a record
+            break  # of its own, e.g. multiprocessing's "leaked semaphore objects" after a crash
         parts.append(line)
         i += 1
     return "\n".join(parts).strip()[:MAX_MESSAGE], i
