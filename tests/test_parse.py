@@ -214,3 +214,22 @@ def test_a_warning_printed_after_the_error_is_not_part_of_its_message(tmp_path: 
     assert "Warning" not in last.message and last.is_wrapper
     assert any(e.kind == "warning" and "leaked" in e.message for e in trace.errors)
     assert trace.root is not None and "bootstrapping phase" in trace.root.message
+
+
+def test_an_error_torch_compile_quotes_from_a_fake_tensor_run_is_the_cause() -> None:
+    """torch.compile runs each op on fake tensors first; when that fails, its TorchRuntimeError
+    quotes the op's own error as `got RuntimeError('...')`: that error is the user's mistake."""
+    err = _run("""
+        import torch
+        import torch.nn as nn
+
+        conv = nn.Conv2d(3, 8, 3)
+        torch.compile(conv, backend="eager")(torch.randn(2, 1, 16, 16))
+    """)
+    trace = parse(err)
+    root = trace.root
+    assert root is not None and root.exc_type == "RuntimeError" and root.relation == "cause"
+    assert root.message.startswith("Given groups=1, weight of size [8, 3, 3, 3]")
+    assert root.message.endswith("to have 3 channels, but got 1 channels instead")
+    assert trace.errors[-1].exc_type is not None
+    assert trace.errors[-1].exc_type.endswith("TorchRuntimeError")
