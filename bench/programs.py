@@ -1,5 +1,6 @@
 """Fresh programs written as users write them (tests/data/programs/*.py, each with one mistake
-and an `# expect: <entry id>` first line), run with the real torch, their output diagnosed.
+and an `# expect: <entry id>` first line, or `# expect: none` where no entry explains it), run
+with the real torch, their output diagnosed.
 
 Unlike the reproductions, these were written apart from the entries, in the shapes users write
 (a forgotten flatten in a forward, labels read from a CSV as floats, a model kept in a plain
@@ -29,9 +30,12 @@ PROGRAMS = ROOT / "tests" / "data" / "programs"
 sys.path.insert(0, str(ROOT))
 
 
-def expected(path: Path) -> str:
+def expected(path: Path) -> str | None:
+    """The entry the program's output must be answered with; None for `# expect: none`, a
+    program whose mistake no entry explains, which the diagnoser must decline."""
     first = path.read_text(encoding="utf-8").splitlines()[0]
-    return first.removeprefix("# expect:").strip()
+    want = first.removeprefix("# expect:").strip()
+    return None if want == "none" else want
 
 
 def run(path: Path) -> str:
@@ -67,7 +71,7 @@ def run(path: Path) -> str:
         return out.read().decode("utf-8", "replace")
 
 
-def results() -> list[tuple[str, str, str | None, str]]:
+def results() -> list[tuple[str, str | None, str | None, str]]:
     """(program, expected id, first answer or None, output) for every program."""
     import torch  # noqa: F401  - once, before the children are forked
 
@@ -93,7 +97,11 @@ def main() -> int:
         return 0
     right = sum(first == want for _, want, first, _ in rows)
     wrong = sum(first not in (None, want) for _, want, first, _ in rows)
-    print(f"{right}/{len(rows)} programs answered with the right entry first, {wrong} wrongly")
+    declined = sum(first is None and want is not None for _, want, first, _ in rows)
+    print(
+        f"{right}/{len(rows)} programs answered right (the expected entry first, or declined when"
+        f" none fits), {wrong} wrongly, {declined} declined"
+    )
     for name, want, first, output in rows:
         if first != want and args.misses:
             print(f"\n{name}: expected {want}, got {first}\n{output.strip()[-600:]}")

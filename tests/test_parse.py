@@ -5,6 +5,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import warnings
+from multiprocessing import resource_tracker
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -180,3 +183,53 @@ def test_argparse_and_thc_check_lines_are_errors() -> None:
         "THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=50 error=3 : "
         "initialization error",
     ]
+
+
+def test_a_warning_printed_after_the_error_is_not_part_of_its_message(tmp_path: Path) -> None:
+    """A spawn DataLoader started without a main guard: the child's bootstrapping error, then the
+    parent's "exited unexpectedly" (a wrapper). When the parent dies without cleaning up,
+    multiprocessing's resource tracker then warns about leaked semaphores, flush-left right
+    below the last error line; it is a record of its own, not the end of that message."""
+    script = tmp_path / "train.py"  # a file: spawn re-runs the main module only from a path
+    script.write_text(
+        textwrap.dedent("""
+            import torch
+            import torch.multiprocessing as mp
+            from torch.utils.data import DataLoader, TensorDataset
+
+            mp.set_start_method("spawn", force=True)
+            loader = DataLoader(TensorDataset(torch.zeros(4, 2)), batch_size=2, num_workers=1)
+            for (x,) in loader:
+                pass
+        """)
+    )
+    err = subprocess.run([sys.executable, str(script)], capture_output=True, text=True).stderr
+    # How often the tracker warns depends on timing; its line is made by the warnings module the
+    # way the tracker prints it, so the layout does not depend on luck.
+    leaked = "resource_tracker: There appear to be 1 leaked semaphore objects to clean up at exit"
+    warning = warnings.formatwarning(leaked, UserWarning, resource_tracker.__file__, 254, "  x")
+    trace = parse(err.rstrip("\n") + "\n" + warning)
+    last = [e for e in trace.errors if e.kind == "exception"][-1]
+    assert last.message.startswith("DataLoader worker (pid(s)")
+    assert "Warning" not in last.message and last.is_wrapper
+    assert any(e.kind == "warning" and "leaked" in e.message for e in trace.errors)
+    assert trace.root is not None and "bootstrapping phase" in trace.root.message
+
+
+def test_an_error_torch_compile_quotes_from_a_fake_tensor_run_is_the_cause() -> None:
+    """torch.compile runs each op on fake tensors first; when that fails, its TorchRuntimeError
+    quotes the op's own error as `got RuntimeError('...')`: that error is the user's mistake."""
+    err = _run("""
+        import torch
+        import torch.nn as nn
+
+        conv = nn.Conv2d(3, 8, 3)
+        torch.compile(conv, backend="eager")(torch.randn(2, 1, 16, 16))
+    """)
+    trace = parse(err)
+    root = trace.root
+    assert root is not None and root.exc_type == "RuntimeError" and root.relation == "cause"
+    assert root.message.startswith("Given groups=1, weight of size [8, 3, 3, 3]")
+    assert root.message.endswith("to have 3 channels, but got 1 channels instead")
+    assert trace.errors[-1].exc_type is not None
+    assert trace.errors[-1].exc_type.endswith("TorchRuntimeError")

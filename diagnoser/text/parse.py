@@ -9,6 +9,7 @@ log's own decoration. Matching and rendering live elsewhere.
 
 from __future__ import annotations
 
+import ast
 import keyword
 import re
 from functools import cached_property
@@ -54,6 +55,12 @@ _PROMPT = compile_cached(r"^(?:\([\w.-]+\) )?(?:[\w.-]+@[\w.-]+:\S*[$#]|PS [A-Z]
 _COMPILER_RAISED = compile_cached(
     rf"^(?:backend='[^'\n]+' raised:\n|\w+ raised )(?P<type>{_TYPE}): ?"
     r"(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"  # up to a blank line
+)
+# torch.compile's TorchRuntimeError when running an op on fake tensors failed (torch >= 2.6):
+# "Dynamo failed to run FX node with fake tensors: call_function f(*(...), **{}): got
+# RuntimeError('the op's own message')", the message as Python's repr of a string.
+_FAKE_TENSOR_GOT = compile_cached(
+    rf"\}}\): got (?P<type>{_TYPE})\((?P<lit>'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")\)"
 )
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
@@ -574,6 +581,8 @@ def _read_message(
             break
         if _CHAIN.match(line) or _KERNEL_ASSERT.match(line) or _IGNORED.match(line):
             break
+        if _WARNING.match(line):  # a warning printed after the error (at shutdown): a record
+            break  # of its own, e.g. multiprocessing's "leaked semaphore objects" after a crash
         parts.append(line)
         i += 1
     return "\n".join(parts).strip()[:MAX_MESSAGE], i
@@ -597,7 +606,8 @@ def _with_inner_error(err: Error) -> list[Error]:
     """An error that carries another inside its message: a DataLoader re-raise (the worker's
     original traceback), torch.compile's BackendCompilerFailed (the backend's own error, `backend=
     'inductor' raised:` then `Type: message` since torch 2.1, `debug_wrapper raised Type: message`
-    in 2.0). The inner error comes first, as the cause."""
+    in 2.0), its TorchRuntimeError from a fake-tensor run (`got Type('message')`). The inner
+    error comes first, as the cause."""
     if _WORKER.search(err.message):
         inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
         inner, _ = _read_traceback(inner_lines, 1)
@@ -607,4 +617,12 @@ def _with_inner_error(err: Error) -> list[Error]:
     m = _COMPILER_RAISED.match(err.message)
     if m and err.exc_type and err.exc_type.endswith("BackendCompilerFailed"):
         return [Error(m.group("type"), m.group("msg").strip(), relation="cause"), err]
+    m = _FAKE_TENSOR_GOT.search(err.message)
+    if m and err.exc_type and err.exc_type.endswith("TorchRuntimeError"):
+        # the quoted error is what eager mode raises too: the family of the user's mistake
+        try:
+            inner = ast.literal_eval(m.group("lit"))
+        except (ValueError, SyntaxError):
+            return [err]
+        return [Error(m.group("type"), str(inner).strip(), relation="cause"), err]
     return [err]

@@ -1,0 +1,8 @@
+# expect: broadcast-mismatch
+import torch
+
+b, h, t, d = 2, 4, 10, 16
+q = torch.randn(b, h, t, d)
+k = torch.randn(b, h, t, d * 2)  # key projection built with the wrong head dim
+scores = torch.einsum("bhqd,bhkd->bhqk", q, k) / d**0.5
+print(scores.shape)
