@@ -49,7 +49,7 @@ class OptimizerChecks:
         # (group index, name, parameter, its values and its gradient before the step)
         self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
         self._before = {}
-        self._probe: dict[int, str] = {}  # id(parameter) -> name: its next gradient must be new
+        self._probes: list[Any] = []  # hooks on a parameter whose next gradient must be new
         self._handles: list[Any] = []
         self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
 
@@ -65,6 +65,7 @@ class OptimizerChecks:
         ]
 
     def detach(self) -> None:
+        self._drop_probes()
         for h in self._handles:
             h.remove()
         self._handles.clear()
@@ -88,12 +89,22 @@ class OptimizerChecks:
         return held
 
     def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        if self._probes:
+            self._drop_probes()  # the backward since the last sampled step has run
+        # every optimizer is counted, the model's or not: a step between samples costs one
+        # dict read and a modulo (the sampled ones find out whether it holds the model)
+        n = self._steps.get(id(optimizer), 0)
+        self._steps[id(optimizer)] = n + 1
+        if n >= _FIRST_STEPS and n % self._every:
+            return
         try:
-            self._before_step(optimizer)
+            self._before_step(optimizer, n)
         except (RuntimeError, TypeError, ValueError):
             self._before.pop(id(optimizer), None)  # a check never stops the training
 
     def _post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        if not self._before:
+            return  # not a sampled step
         try:
             self._after_step(optimizer)
         except (RuntimeError, TypeError, ValueError):
@@ -101,19 +112,15 @@ class OptimizerChecks:
         finally:
             self._before.pop(id(optimizer), None)
 
-    def _before_step(self, optimizer: torch.optim.Optimizer) -> None:
+    def _before_step(self, optimizer: torch.optim.Optimizer, n: int) -> None:
         held = self._held(optimizer)
         if not held:
             return  # another model's optimizer
-        n = self._steps.get(id(optimizer), 0)
-        self._steps[id(optimizer)] = n + 1
         if n == 0 and not any(p.requires_grad for _, _, p in held):
             values = {"count": len(held), "params": _listed([name for _, name, _ in held])}
             self._report(
                 "watch.optim-frozen", str(id(optimizer)), Finding("watch.optim-frozen", values)
             )
-        if n >= _FIRST_STEPS and n % self._every:
-            return
         candidates: dict[tuple[int, bool], list[tuple[int, str, torch.Tensor]]] = {}
         for g, name, p in held:
             grad = p.grad
@@ -133,7 +140,7 @@ class OptimizerChecks:
         # the next backward must find this gradient cleared (or None)
         first = next(((name, p) for _, name, p, _, _ in sampled if p.requires_grad), None)
         if first is not None:
-            self._probe[id(first[1])] = first[0]
+            self._watch_next_gradient(*first)
         if not sampled:
             return
         step = self._step_of()
@@ -206,22 +213,32 @@ class OptimizerChecks:
                 "watch.lr-ignored", str(id(optimizer)), Finding("watch.lr-ignored", values)
             )
 
-    # stale gradients: called from watch's parameter hook, before the new gradient accumulates
+    # stale gradients: one hook on one parameter, for the backward after a sampled step
 
-    def probing(self) -> bool:
-        """Whether a parameter waits for its next gradient to be checked (watch keeps its
-        parameter hooks on until then)."""
-        return bool(self._probe)
+    def _watch_next_gradient(self, name: str, p: torch.Tensor) -> None:
+        """A hook on the parameter, which runs before the next gradient is added to `.grad`:
+        `.grad` must be None or zero then (zero_grad ran). Removed at the next optimizer step
+        (a hook does not remove itself while torch runs the parameter's hooks)."""
+        if p.is_leaf and p.requires_grad:
+            fired = [False]
 
-    def probed(self, p: torch.Tensor) -> bool:
-        return id(p) in self._probe
+            def hook(grad: torch.Tensor) -> None:
+                if not fired[0]:
+                    fired[0] = True
+                    self._check_stale(name, p)
 
-    def check_stale(self, p: torch.Tensor) -> None:
-        name = self._probe.pop(id(p), None)
-        if name is None or p.grad is None:
-            return
+            self._probes.append(p.register_hook(hook))
+
+    def _drop_probes(self) -> None:
+        for handle in self._probes:
+            handle.remove()
+        self._probes.clear()
+
+    def _check_stale(self, name: str, p: torch.Tensor) -> None:
         grad = p.grad
-        if grad.layout == torch.strided and not grad.is_nested and bool(grad.detach().any()):
+        if grad is None or grad.layout != torch.strided or grad.is_nested:
+            return
+        if bool(grad.detach().any()):
             values = {"param": name, "step": self._step_of()}
             self._report("watch.stale-grad", "", Finding("watch.stale-grad", values, location=name))
 
