@@ -41,6 +41,8 @@ from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
 from .precision_checks import autocast_not_applied
 from .rank_checks import RankChecks
 from .scheduler_checks import SchedulerChecks
+from .step_timeout import StepTimeout
+from .step_timeout import seconds_from as step_timeout_seconds
 from .trace import Recorder, Trace
 
 _FORWARD = {"en": "forward", "zh": "前向"}
@@ -69,6 +71,7 @@ class Watch:
         break_on_action: str = "raise",
         stats: bool = False,
         export: str | os.PathLike[str] | None = None,
+        step_timeout: float | None = None,
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -87,6 +90,8 @@ class Watch:
         self._norm_each_step = breaks.needs_grad_norm(break_on)
         self._batch: tuple[Any, Any] = (None, None)  # (indices, sample losses) given to step()
         self._exporter = Exporter(export) if export is not None else None
+        timeout = step_timeout_seconds(step_timeout)
+        self._timeout = StepTimeout(timeout, self._timed_out) if timeout else None
         keep = self._exporter is not None and self._exporter.histograms
         self._recorder = Recorder(model, samples=keep) if stats else None
         self.layer_stats: Trace | None = None  # the last sampled step's, with stats=True
@@ -146,6 +151,8 @@ class Watch:
         if self._exporter is not None:
             self._exporter.follow_lr({id(p) for p in self.model.parameters()})
         self._statm = _Statm.open()
+        if self._timeout is not None:
+            self._timeout.start()
         return self
 
     def _hook_layers(self, on: bool) -> None:
@@ -174,6 +181,8 @@ class Watch:
         self._optim.detach()
         self._ranks.detach()
         self._schedulers.detach()
+        if self._timeout is not None:
+            self._timeout.stop()
         self._end_step()
         if self._pending is not None:  # the run ended before a step could locate it
             self._once("watch.nonfinite", "", self._pending)
@@ -202,6 +211,8 @@ class Watch:
     # hooks ------------------------------------------------------------------------------------
 
     def _root_pre(self, module: nn.Module, args: tuple[Any, ...]) -> None:
+        if self._timeout is not None:
+            self._timeout.progress()  # a forward, training or eval, is progress
         if not module.training:
             self._eval_forward()
             return
@@ -316,6 +327,8 @@ class Watch:
             self._pending = None
         self._forwards = 0
         self.step_count += 1
+        if self._timeout is not None:
+            self._timeout.progress(step)
         self._full = self._sampled(self.step_count)
         self._hook_layers(self._full or self._norm_each_step)
         total = math.sqrt(sum(v * v for v in layer_norms.values())) if layer_norms else None
@@ -406,6 +419,16 @@ class Watch:
         elif self.on_finding == "warn":
             line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
             print(line, file=sys.stderr, flush=True)
+
+    def _timed_out(self, finding: Finding, stacks: str) -> None:
+        """From the timeout's thread, which cannot stop the run: on stderr unless quiet (even
+        with on_finding="raise"); a callable gets the finding."""
+        self.findings.append(finding)
+        if callable(self.on_finding):
+            self.on_finding(finding)
+        elif self.on_finding != "quiet":
+            line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
+            print(f"{line}\n{stacks}", file=sys.stderr, flush=True)
 
     def _check_nonfinite(
         self, step: int, flags: list[tuple[str, dict[str, str], torch.Tensor]], values: list[float]
@@ -654,7 +677,10 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     run with a TrainingFindingError; "quiet"; or a callable that gets each Finding), break_on
     ("nan", {"loss_above": 10.0, "grad_norm_above": 1e3, "nan": True} or a callable(StepInfo)
     -> bool: stop at the step it holds; see breaks.py) with break_on_action ("raise" a
-    TrainingFindingError, the default, or "pdb": the debugger at your frame). Optimizers
+    TrainingFindingError, the default, or "pdb": the debugger at your frame), step_timeout
+    (seconds; or the DIAGNOSER_STEP_TIMEOUT environment variable, for torchrun: when no step
+    finishes for that long, print on stderr the last step and every thread's stack, and under
+    torch.distributed the rank and the collective it waits in; the run is not stopped). Optimizers
     holding the model's parameters are watched through torch's optimizer step hooks. After the
     run, `w.findings` holds what it saw."""
     return Watch(model, **options)
