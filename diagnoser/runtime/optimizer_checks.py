@@ -149,30 +149,24 @@ class OptimizerChecks:
         # small to show in their dtype (vanishing gradients, which grad-vanishing reports)
         moving: set[int] = set()
         ignored: set[int] = set()  # groups at lr 0 that moved: the step does not read their lr
-        for g, name, p, before, grad in sampled:
-            changed = p.detach() != before
+        counts = _counts(optimizer, sampled)  # one read of every tensor's counts
+        for (g, name, p, _, _), count in zip(sampled, counts, strict=True):
+            if count is None:
+                continue
             if not p.requires_grad:
-                if bool(changed.any()):
+                if count[0]:
                     values = {"param": name, "step": step, "optimizer": type(optimizer).__name__}
                     finding = Finding("watch.frozen-changed", values, location=name)
                     self._report("watch.frozen-changed", "", finding)
-                continue
-            lr = optimizer.param_groups[g].get("lr", 1.0)
-            if not isinstance(lr, (int, float, torch.Tensor)):
-                continue
-            if float(lr) == 0:  # a warm-up from 0 moves nothing, by design
-                finite = before.isfinite() & p.detach().isfinite()  # NaN * 0 is NaN
-                if bool((changed & finite).any()):
+            elif len(count) == 1:  # a group at lr 0
+                if count[0]:
                     ignored.add(g)
-                continue
-            live = grad != 0
-            count = int(live.sum())
-            if count:
+            elif count[0]:
+                live, shifted = count
                 total = moved.setdefault(g, [0.0, 0.0])
-                shifted = int((changed & live).sum())
-                total[0] += count
+                total[0] += live
                 total[1] += shifted
-                if shifted >= _MOVED_AT_LEAST * count:
+                if shifted >= _MOVED_AT_LEAST * live:
                     moving.add(g)
         self._lr_not_applied(optimizer, step, sorted(ignored))
         stuck = [g for g in moved if g not in moving]
@@ -241,6 +235,47 @@ class OptimizerChecks:
         if bool(grad.detach().any()):
             values = {"param": name, "step": self._step_of()}
             self._report("watch.stale-grad", "", Finding("watch.stale-grad", values, location=name))
+
+
+def _counts(
+    optimizer: torch.optim.Optimizer,
+    sampled: list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]],
+) -> list[list[int] | None]:
+    """For each sampled tensor, what its step did, all read with one `tolist()` (one sync on a
+    GPU rather than a few per tensor): a frozen one, [elements changed]; one in a group at lr 0,
+    [finite elements changed] (a warm-up from 0 moves nothing by design, and NaN * 0 is NaN);
+    else [elements with a gradient, those of them that changed]. None for a group whose lr is
+    no number."""
+    sizes: list[int | None] = []
+    reads: list[torch.Tensor] = []
+    for g, _, p, before, grad in sampled:
+        after = p.detach()
+        changed = after != before
+        lr = optimizer.param_groups[g].get("lr", 1.0)
+        if not p.requires_grad:
+            reads.append(changed.sum())
+            sizes.append(1)
+        elif not isinstance(lr, (int, float, torch.Tensor)):
+            sizes.append(None)
+        elif float(lr) == 0:
+            reads.append((changed & before.isfinite() & after.isfinite()).sum())
+            sizes.append(1)
+        else:
+            live = grad != 0
+            reads += [live.sum(), (changed & live).sum()]
+            sizes.append(2)
+    if not reads:
+        return [None] * len(sizes)
+    device = reads[0].device
+    values: list[int] = torch.stack([r.to(device) for r in reads]).tolist()
+    counts: list[list[int] | None] = []
+    for size in sizes:
+        if size is None:
+            counts.append(None)
+        else:
+            counts.append(values[:size])
+            values = values[size:]
+    return counts
 
 
 def _spread(items: list[Any], n: int) -> list[Any]:
