@@ -157,9 +157,9 @@ class Watch:
 
     def _hook_layers(self, on: bool) -> None:
         """Hooks on every layer and parameter only while they are read: on the sampled steps.
-        A module with any forward hook
-        takes torch's slow call path and a parameter hook is a call into Python per tensor,
-        which on a GPT-sized model cost more than all the rest of watch together."""
+        A module with any forward hook takes torch's slow call path and a parameter hook is a
+        call into Python per tensor, which on a GPT-sized model cost more than all the rest of
+        watch together."""
         if on == bool(self._layer_handles):
             return
         if not on:
@@ -249,7 +249,7 @@ class Watch:
                 self._once("watch.autocast-off", "", found)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
             flags, values = self._read()
-            self._check_nonfinite(self.step_count, flags, values)
+            self._check_nonfinite(self.step_count, flags, values[: len(flags)])
         if self._full and torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
