@@ -249,8 +249,9 @@ def _counts(
     sizes: list[int | None] = []
     reads: list[torch.Tensor] = []
     for g, _, p, before, grad in sampled:
+        # torch.ne and friends rather than != and &, which go through a Python wrapper each
         after = p.detach()
-        changed = after != before
+        changed = torch.ne(after, before)
         lr = optimizer.param_groups[g].get("lr", 1.0)
         if not p.requires_grad:
             reads.append(changed.sum())
@@ -258,11 +259,12 @@ def _counts(
         elif not isinstance(lr, (int, float, torch.Tensor)):
             sizes.append(None)
         elif float(lr) == 0:
-            reads.append((changed & before.isfinite() & after.isfinite()).sum())
+            finite = torch.logical_and(before.isfinite(), after.isfinite())
+            reads.append(torch.logical_and(changed, finite).sum())
             sizes.append(1)
         else:
-            live = grad != 0
-            reads += [live.sum(), (changed & live).sum()]
+            live = torch.ne(grad, 0)
+            reads += [live.sum(), torch.logical_and(changed, live).sum()]
             sizes.append(2)
     if not reads:
         return [None] * len(sizes)
