@@ -21,6 +21,7 @@ Usage: python bench/bench_watch.py [--steps N] [--repeats N] [--device cpu|cuda]
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -240,16 +241,30 @@ def _report_realistic(steps: int, repeats: int, device: torch.device) -> None:
         "median of the paired ratios, each pair run back to back):"
     )
     for name in ("mnist-cnn", "nanogpt", "resnet"):
+        _realistic_seconds(name, False, 3, device)  # the model's first run pays for warming up
         plain: list[float] = []
         ratios: list[float] = []
-        for _ in range(repeats):
-            plain.append(_realistic_seconds(name, False, steps, device))
-            ratios.append(_realistic_seconds(name, True, steps, device) / plain[-1])
+        for i in range(repeats):
+            run = functools.partial(_realistic_seconds, name, steps=steps, device=device)
+            pair = _pair(run, i)
+            plain.append(pair[0])
+            ratios.append(pair[1] / pair[0])
         spread = ", ".join(f"{100 * (r - 1):+.1f}" for r in sorted(ratios))
         print(
             f"  {name:10s} plain {1000 * statistics.median(plain) / steps:7.2f} ms/step, "
             f"watch {100 * (statistics.median(ratios) - 1):+.1f}% (pairs: {spread})"
         )
+
+
+def _pair(run: Callable[[bool], float], i: int) -> tuple[float, float]:
+    """(plain seconds, watched seconds), run back to back, plain first on even i and watched
+    first on odd i, so that whatever the first of two runs pays (or the machine's drift) does
+    not land on one side."""
+    if i % 2:
+        watched = run(True)
+        return run(False), watched
+    plain = run(False)
+    return plain, run(True)
 
 
 def _clock(device: torch.device) -> float:
@@ -293,10 +308,15 @@ def main() -> None:
     tiny_steps = 10 * args.steps
     tiny_plain: list[float] = []
     extra: list[float] = []  # watch's seconds minus plain's, per pair run back to back
-    for _ in range(args.repeats):
-        tiny_plain.append(_seconds(variants["plain"], tiny_steps, device, args.batch, 0, True))
-        watched = _seconds(variants["watch"], tiny_steps, device, args.batch, 0, True)
-        extra.append(watched - tiny_plain[-1])
+    setups = {False: variants["plain"], True: variants["watch"]}
+
+    def tiny_run(watched: bool) -> float:
+        return _seconds(setups[watched], tiny_steps, device, args.batch, 0, True)
+
+    for i in range(args.repeats):
+        pair = _pair(tiny_run, i)
+        tiny_plain.append(pair[0])
+        extra.append(pair[1] - pair[0])
     fixed = 1e6 * statistics.median(extra) / tiny_steps
     spread = ", ".join(f"{1e6 * e / tiny_steps:.0f}" for e in sorted(extra))
     print(
