@@ -21,6 +21,7 @@ Usage: python bench/bench_watch.py [--steps N] [--repeats N] [--device cpu|cuda]
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import time
 from collections.abc import Callable
@@ -235,17 +236,35 @@ def _realistic_seconds(name: str, watched: bool, steps: int, device: torch.devic
 
 
 def _report_realistic(steps: int, repeats: int, device: torch.device) -> None:
-    print(f"watch's overhead on realistic models ({steps} steps x {repeats}, every=10):")
+    print(
+        f"watch's overhead on realistic models ({steps} steps x {repeats}, every=10; "
+        "median of the paired ratios, each pair run back to back):"
+    )
     for name in ("mnist-cnn", "nanogpt", "resnet"):
-        times: dict[bool, list[float]] = {False: [], True: []}
-        for _ in range(repeats):
-            for watched in (False, True):
-                times[watched].append(_realistic_seconds(name, watched, steps, device))
-        plain, watched_s = (statistics.median(times[v]) for v in (False, True))
+        _realistic_seconds(name, False, 3, device)  # the model's first run pays for warming up
+        plain: list[float] = []
+        ratios: list[float] = []
+        for i in range(repeats):
+            run = functools.partial(_realistic_seconds, name, steps=steps, device=device)
+            pair = _pair(run, i)
+            plain.append(pair[0])
+            ratios.append(pair[1] / pair[0])
+        spread = ", ".join(f"{100 * (r - 1):+.1f}" for r in sorted(ratios))
         print(
-            f"  {name:10s} plain {1000 * plain / steps:7.2f} ms/step, "
-            f"watch {100 * (watched_s - plain) / plain:+.1f}%"
+            f"  {name:10s} plain {1000 * statistics.median(plain) / steps:7.2f} ms/step, "
+            f"watch {100 * (statistics.median(ratios) - 1):+.1f}% (pairs: {spread})"
         )
+
+
+def _pair(run: Callable[[bool], float], i: int) -> tuple[float, float]:
+    """(plain seconds, watched seconds), run back to back, plain first on even i and watched
+    first on odd i, so that whatever the first of two runs pays (or the machine's drift) does
+    not land on one side."""
+    if i % 2:
+        watched = run(True)
+        return run(False), watched
+    plain = run(False)
+    return plain, run(True)
 
 
 def _clock(device: torch.device) -> float:
@@ -286,16 +305,23 @@ def main() -> None:
     if anomaly_extra > 0:
         print(f"watch's overhead / detect_anomaly's: {watch_extra / anomaly_extra:.2f}")
     print(f"watch's overhead on the CNN: {100 * watch_extra / plain:+.1f}% of training time")
-    tiny: dict[str, list[float]] = {"plain": [], "watch": []}
-    for _ in range(args.repeats):
-        for variant in tiny:
-            seconds = _seconds(variants[variant], 10 * args.steps, device, args.batch, 0, True)
-            tiny[variant].append(seconds)
-    plain_tiny, watch_tiny = (statistics.median(tiny[v]) for v in ("plain", "watch"))
-    fixed = 1e6 * (watch_tiny - plain_tiny) / (10 * args.steps)
+    tiny_steps = 10 * args.steps
+    tiny_plain: list[float] = []
+    extra: list[float] = []  # watch's seconds minus plain's, per pair run back to back
+    setups = {False: variants["plain"], True: variants["watch"]}
+
+    def tiny_run(watched: bool) -> float:
+        return _seconds(setups[watched], tiny_steps, device, args.batch, 0, True)
+
+    for i in range(args.repeats):
+        pair = _pair(tiny_run, i)
+        tiny_plain.append(pair[0])
+        extra.append(pair[1] - pair[0])
+    fixed = 1e6 * statistics.median(extra) / tiny_steps
+    spread = ", ".join(f"{1e6 * e / tiny_steps:.0f}" for e in sorted(extra))
     print(
-        f"watch's fixed cost per step (tiny MLP): {fixed:.0f} us "
-        f"({watch_tiny / plain_tiny:.2f}x of its {1e6 * plain_tiny / (10 * args.steps):.0f} us)"
+        f"watch's fixed cost per step (tiny MLP, median of pairs): {fixed:.0f} us "
+        f"(pairs: {spread}; plain {1e6 * statistics.median(tiny_plain) / tiny_steps:.0f} us)"
     )
     if args.realistic_steps:
         _report_realistic(args.realistic_steps, args.repeats, device)

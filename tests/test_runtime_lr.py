@@ -160,3 +160,28 @@ def test_a_second_stage_with_its_own_optimizer_and_scheduler_is_silent() -> None
     second_scheduler = sched.LambdaLR(second, lambda s: min(1.0, (s + 1) / 5))
     assert _loop(model, second, lambda: second_scheduler).findings == []
     assert first_scheduler.last_epoch == 5  # still alive while the second stage ran
+
+
+def test_the_scheduler_is_found_without_a_search_of_the_live_objects(monkeypatch) -> None:
+    """gc.get_objects() cost a second on programs with millions of live objects: the schedulers
+    that step are noted by their class's step while watch is attached."""
+    import gc
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("gc.get_objects() called")
+
+    monkeypatch.setattr(gc, "get_objects", no_search)
+    model = _mlp()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    scheduler = sched.StepLR(opt, step_size=1, gamma=0.5)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    [finding] = _loop(model, opt, lambda: scheduler).findings
+    assert finding.check == "watch.scheduler-other-optimizer"
+
+
+def test_scheduler_classes_get_their_own_step_back() -> None:
+    own = (sched.LRScheduler.step, sched.ReduceLROnPlateau.step, sched.SequentialLR.step)
+    model = _mlp()
+    with watch(model, on_finding="quiet"), watch(nn.Linear(2, 2), on_finding="quiet"):
+        assert sched.LRScheduler.step is not own[0]
+    assert (sched.LRScheduler.step, sched.ReduceLROnPlateau.step, sched.SequentialLR.step) == own

@@ -759,6 +759,45 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.step-timeout",
+        _W,
+        None,  # a single process that stops: no entry says why in general; the stacks do
+        ERROR,
+        (
+            "every training step finishes within step_timeout",
+            "每个训练 step 都在 step_timeout 之内完成",
+        ),
+        (
+            "no training step finished for {seconds} s ({last}): the stack of each thread "
+            "follows; the main thread's innermost frames are where it waits (a DataLoader "
+            "worker that hangs, a lock, I/O)",
+            "已经 {seconds} 秒没有训练 step 完成（{last}）：下面是各线程的调用栈，主线程最里面的"
+            "几帧就是它卡住的地方（卡住的 DataLoader worker、锁、I/O）",
+        ),
+    ),
+    _check(
+        "watch.rank-timeout",
+        _W,
+        "nccl-error",
+        ERROR,
+        (
+            "every rank finishes each training step within step_timeout",
+            "每个 rank 都在 step_timeout 之内完成每个训练 step",
+        ),
+        (
+            "rank {rank} of {ranks}: no training step finished for {seconds} s ({last}); "
+            "{waiting}. Each rank with watch(step_timeout=...) prints its own stacks (below): "
+            "the rank that is not waiting in a collective is the one that stopped. The last "
+            "collectives of every rank: run with TORCH_NCCL_TRACE_BUFFER_SIZE=2000 and "
+            "TORCH_NCCL_DUMP_ON_TIMEOUT=1 (NCCL's flight recorder)",
+            "rank {rank}（共 {ranks} 个）：已经 {seconds} 秒没有训练 step 完成（{last}）；"
+            "{waiting}。每个开了 watch(step_timeout=...) 的 rank 都会打印自己的调用栈（见下）："
+            "没有在集合通信里等待的那个 rank 就是停住的那个。想看每个 rank 最后进入的集合通信，"
+            "运行时设 TORCH_NCCL_TRACE_BUFFER_SIZE=2000 和 TORCH_NCCL_DUMP_ON_TIMEOUT=1"
+            "（NCCL 的 flight recorder）",
+        ),
+    ),
+    _check(
         "watch.stale-grad",
         _W,
         "stale-gradients",

@@ -51,7 +51,9 @@ class OptimizerChecks:
         # (group index, name, parameter, its values and its gradient before the step)
         self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
         self._before = {}
-        self._probe: dict[int, str] = {}  # id(parameter) -> name: its next gradient must be new
+        # id(parameter) -> (hook, name, id(optimizer), parameter): after a sampled step, the
+        # backwards into one parameter are watched until its optimizer's next step
+        self._probes: dict[int, tuple[Any, str, int, torch.Tensor]] = {}
         # id(parameter) -> name: a backward added to the gradient the last step used; stale if
         # the next step comes before a clear (a GAN's generator backward through the
         # discriminator adds to D's gradient, harmlessly: D's next update starts with zero_grad)
@@ -72,6 +74,7 @@ class OptimizerChecks:
         ]
 
     def detach(self) -> None:
+        self._drop_probes()
         for h in self._handles:
             h.remove()
         self._handles.clear()
@@ -95,15 +98,25 @@ class OptimizerChecks:
         return held
 
     def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        if self._probes:
+            self._settle_probes(optimizer)
+        # every optimizer is counted, the model's or not: a step between samples costs one
+        # dict read and a modulo (the sampled ones find out whether it holds the model)
+        n = self._steps.get(id(optimizer), 0)
+        self._steps[id(optimizer)] = n + 1
+        if n >= _FIRST_STEPS and n % self._every:
+            return
         try:
             # with a closure (LBFGS) the gradients are computed inside step(); args[0] is the
             # optimizer itself
             closure = len(args) > 1 or (kwargs or {}).get("closure") is not None
-            self._before_step(optimizer, closure)
+            self._before_step(optimizer, n, closure)
         except (RuntimeError, TypeError, ValueError):
             self._before.pop(id(optimizer), None)  # a check never stops the training
 
     def _post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        if not self._before:
+            return  # not a sampled step
         try:
             self._after_step(optimizer)
         except (RuntimeError, TypeError, ValueError):
@@ -111,14 +124,10 @@ class OptimizerChecks:
         finally:
             self._before.pop(id(optimizer), None)
 
-    def _before_step(self, optimizer: torch.optim.Optimizer, closure: bool = False) -> None:
+    def _before_step(self, optimizer: torch.optim.Optimizer, n: int, closure: bool) -> None:
         held = self._held(optimizer)
         if not held:
             return  # another model's optimizer
-        if self._uncleared:
-            self._stale_at_step(held)
-        n = self._steps.get(id(optimizer), 0)
-        self._steps[id(optimizer)] = n + 1
         if n == 0 and not any(p.requires_grad for _, _, p in held):
             values = {"count": len(held), "params": _listed([name for _, name, _ in held])}
             self._report(
@@ -129,8 +138,6 @@ class OptimizerChecks:
             half = float16_weights(optimizer, named, self._step_of())
             if half is not None:
                 self._report("watch.float16-weights", "", half)
-        if n >= _FIRST_STEPS and n % self._every:
-            return
         if not closure:
             self._without_gradients(optimizer, held)
         candidates: dict[tuple[int, bool], list[tuple[int, str, torch.Tensor]]] = {}
@@ -169,7 +176,7 @@ class OptimizerChecks:
         # the next backward must find this gradient cleared (or None)
         first = next(((name, p) for _, name, p, _, _ in sampled if p.requires_grad), None)
         if first is not None:
-            self._probe[id(first[1])] = first[0]
+            self._watch_next_gradient(optimizer, *first)
         if not sampled:
             return
         step = self._step_of()
@@ -178,30 +185,24 @@ class OptimizerChecks:
         # small to show in their dtype (vanishing gradients, which grad-vanishing reports)
         moving: set[int] = set()
         ignored: set[int] = set()  # groups at lr 0 that moved: the step does not read their lr
-        for g, name, p, before, grad in sampled:
-            changed = p.detach() != before
+        counts = _counts(optimizer, sampled)  # one read of every tensor's counts
+        for (g, name, p, _, _), count in zip(sampled, counts, strict=True):
+            if count is None:
+                continue
             if not p.requires_grad:
-                if bool(changed.any()):
+                if count[0]:
                     values = {"param": name, "step": step, "optimizer": type(optimizer).__name__}
                     finding = Finding("watch.frozen-changed", values, location=name)
                     self._report("watch.frozen-changed", "", finding)
-                continue
-            lr = optimizer.param_groups[g].get("lr", 1.0)
-            if not isinstance(lr, (int, float, torch.Tensor)):
-                continue
-            if float(lr) == 0:  # a warm-up from 0 moves nothing, by design
-                finite = before.isfinite() & p.detach().isfinite()  # NaN * 0 is NaN
-                if bool((changed & finite).any()):
+            elif len(count) == 1:  # a group at lr 0
+                if count[0]:
                     ignored.add(g)
-                continue
-            live = grad != 0
-            count = int(live.sum())
-            if count:
+            elif count[0]:
+                live, shifted = count
                 total = moved.setdefault(g, [0.0, 0.0])
-                shifted = int((changed & live).sum())
-                total[0] += count
+                total[0] += live
                 total[1] += shifted
-                if shifted >= _MOVED_AT_LEAST * count:
+                if shifted >= _MOVED_AT_LEAST * live:
                     moving.add(g)
         self._lr_not_applied(optimizer, step, sorted(ignored))
         stuck = [g for g in moved if g not in moving]
@@ -242,43 +243,99 @@ class OptimizerChecks:
                 "watch.lr-ignored", str(id(optimizer)), Finding("watch.lr-ignored", values)
             )
 
-    # stale gradients: called from watch's parameter hook, before the new gradient accumulates
+    # stale gradients: one hook on one parameter, for the backward after a sampled step
 
-    def probing(self) -> bool:
-        """Whether a parameter waits for its next gradient to be checked (watch keeps its
-        parameter hooks on until then)."""
-        return bool(self._probe or self._uncleared)
+    def _watch_next_gradient(
+        self, optimizer: torch.optim.Optimizer, name: str, p: torch.Tensor
+    ) -> None:
+        """A hook on the parameter, which runs before each gradient is added to `.grad`, until
+        this optimizer's next step: the first backward must find `.grad` None or zero (zero_grad
+        ran), or a later clear must come before that step."""
+        if not (p.is_leaf and p.requires_grad) or id(p) in self._probes:
+            return
+        first = [True]
 
-    def probed(self, p: torch.Tensor) -> bool:
-        return id(p) in self._probe or id(p) in self._uncleared
+        def hook(grad: torch.Tensor) -> None:
+            self._check_stale(name, p, first)
 
-    def check_stale(self, p: torch.Tensor) -> None:
-        """Called before a backward adds to p.grad: after a step, p.grad must have been cleared
-        (None or zero) before the next step uses it."""
+        self._probes[id(p)] = (p.register_hook(hook), name, id(optimizer), p)
+
+    def _check_stale(self, name: str, p: torch.Tensor, first: list[bool]) -> None:
         grad = p.grad
         if grad is not None and (grad.layout != torch.strided or grad.is_nested):
-            self._probe.pop(id(p), None)  # a layout not read: never a finding
+            first[0] = False  # a layout not read: never a finding
             self._uncleared.pop(id(p), None)
             return
         cleared = grad is None or not bool(grad.detach().any())
-        if id(p) in self._uncleared:
-            if cleared:
-                del self._uncleared[id(p)]
-            return
-        name = self._probe.pop(id(p), None)
-        if name is not None and not cleared:
-            self._uncleared[id(p)] = name
+        if first[0]:
+            first[0] = False
+            if not cleared:
+                self._uncleared[id(p)] = name
+        elif cleared:
+            self._uncleared.pop(id(p), None)
 
-    def _stale_at_step(self, held: list[tuple[int, str, torch.Tensor]]) -> None:
-        """A step about to use a gradient that was never cleared since the last step."""
-        for _, name, p in held:
-            if self._uncleared.pop(id(p), None) is None:
+    def _settle_probes(self, optimizer: torch.optim.Optimizer) -> None:
+        """This optimizer steps: a probed parameter of its own whose gradient was never cleared
+        since its last sampled step is about to be used again: stale."""
+        for key in [k for k, probe in self._probes.items() if probe[2] == id(optimizer)]:
+            handle, name, _, p = self._probes.pop(key)
+            handle.remove()
+            if self._uncleared.pop(key, None) is None:
                 continue
             grad = p.grad
             if grad is not None and bool(grad.detach().any()):
                 values = {"param": name, "step": self._step_of()}
                 finding = Finding("watch.stale-grad", values, location=name)
                 self._report("watch.stale-grad", "", finding)
+
+    def _drop_probes(self) -> None:
+        for handle, _, _, _ in self._probes.values():
+            handle.remove()
+        self._probes.clear()
+        self._uncleared.clear()
+
+
+def _counts(
+    optimizer: torch.optim.Optimizer,
+    sampled: list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]],
+) -> list[list[int] | None]:
+    """For each sampled tensor, what its step did, all read with one `tolist()` (one sync on a
+    GPU rather than a few per tensor): a frozen one, [elements changed]; one in a group at lr 0,
+    [finite elements changed] (a warm-up from 0 moves nothing by design, and NaN * 0 is NaN);
+    else [elements with a gradient, those of them that changed]. None for a group whose lr is
+    no number."""
+    sizes: list[int | None] = []
+    reads: list[torch.Tensor] = []
+    for g, _, p, before, grad in sampled:
+        # torch.ne and friends rather than != and &, which go through a Python wrapper each
+        after = p.detach()
+        changed = torch.ne(after, before)
+        lr = optimizer.param_groups[g].get("lr", 1.0)
+        if not p.requires_grad:
+            reads.append(changed.sum())
+            sizes.append(1)
+        elif not isinstance(lr, (int, float, torch.Tensor)):
+            sizes.append(None)
+        elif float(lr) == 0:
+            finite = torch.logical_and(before.isfinite(), after.isfinite())
+            reads.append(torch.logical_and(changed, finite).sum())
+            sizes.append(1)
+        else:
+            live = torch.ne(grad, 0)
+            reads += [live.sum(), torch.logical_and(changed, live).sum()]
+            sizes.append(2)
+    if not reads:
+        return [None] * len(sizes)
+    device = reads[0].device
+    values: list[int] = torch.stack([r.to(device) for r in reads]).tolist()
+    counts: list[list[int] | None] = []
+    for size in sizes:
+        if size is None:
+            counts.append(None)
+        else:
+            counts.append(values[:size])
+            values = values[size:]
+    return counts
 
 
 def _spread(items: list[Any], n: int) -> list[Any]:

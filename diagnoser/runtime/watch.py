@@ -19,7 +19,6 @@ import math
 import os
 import statistics
 import sys
-import weakref
 from collections import deque
 from collections.abc import Callable
 from types import TracebackType
@@ -44,6 +43,8 @@ from .precision_checks import ELIGIBLE as AUTOCAST_ELIGIBLE
 from .precision_checks import autocast_not_applied
 from .rank_checks import RankChecks
 from .scheduler_checks import SchedulerChecks
+from .step_timeout import StepTimeout
+from .step_timeout import seconds_from as step_timeout_seconds
 from .trace import Recorder, Trace
 
 _FORWARD = {"en": "forward", "zh": "前向"}
@@ -72,6 +73,7 @@ class Watch:
         break_on_action: str = "raise",
         stats: bool = False,
         export: str | os.PathLike[str] | None = None,
+        step_timeout: float | None = None,
     ) -> None:
         if not isinstance(model, nn.Module):
             raise TypeError(f"model must be a torch.nn.Module, not {type(model).__name__}")
@@ -90,6 +92,8 @@ class Watch:
         self._norm_each_step = breaks.needs_grad_norm(break_on)
         self._batch: tuple[Any, Any] = (None, None)  # (indices, sample losses) given to step()
         self._exporter = Exporter(export) if export is not None else None
+        timeout = step_timeout_seconds(step_timeout)
+        self._timeout = StepTimeout(timeout, self._timed_out) if timeout else None
         keep = self._exporter is not None and self._exporter.histograms
         self._recorder = Recorder(model, samples=keep) if stats else None
         self.layer_stats: Trace | None = None  # the last sampled step's, with stats=True
@@ -154,13 +158,15 @@ class Watch:
         if self._exporter is not None:
             self._exporter.follow_lr({id(p) for p in self.model.parameters()})
         self._statm = _Statm.open()
+        if self._timeout is not None:
+            self._timeout.start()
         return self
 
     def _hook_layers(self, on: bool) -> None:
-        """Hooks on every layer and parameter only while they are read: on the sampled steps
-        (and while the optimizer checks wait for a gradient). A module with any forward hook
-        takes torch's slow call path and a parameter hook is a call into Python per tensor,
-        which on a GPT-sized model cost more than all the rest of watch together."""
+        """Hooks on every layer and parameter only while they are read: on the sampled steps.
+        A module with any forward hook takes torch's slow call path and a parameter hook is a
+        call into Python per tensor, which on a GPT-sized model cost more than all the rest of
+        watch together."""
         if on == bool(self._layer_handles):
             return
         if not on:
@@ -175,7 +181,7 @@ class Watch:
             # a lazy module's parameter before its first forward refuses hooks: its gradient
             # norms are simply not read (the layers around it still are)
             if p.requires_grad and not is_lazy(p):
-                hook = self._param_hook(self._owner[id(p)], p)
+                hook = self._param_hook(self._owner[id(p)])
                 self._layer_handles.append(p.register_hook(hook))
 
     def detach(self) -> None:
@@ -184,6 +190,8 @@ class Watch:
         self._schedulers.detach()
         self._frozen_set.detach()
         self._eval_train.detach()
+        if self._timeout is not None:
+            self._timeout.stop()
         self._end_step()
         if self._pending is not None:  # the run ended before a step could locate it
             self._once("watch.nonfinite", "", self._pending)
@@ -212,6 +220,8 @@ class Watch:
     # hooks ------------------------------------------------------------------------------------
 
     def _root_pre(self, module: nn.Module, args: tuple[Any, ...]) -> None:
+        if self._timeout is not None:
+            self._timeout.progress()  # a forward, training or eval, is progress
         if not module.training:
             self._eval_forward()
             return
@@ -252,7 +262,8 @@ class Watch:
             if found is not None:
                 self._once("watch.autocast-off", "", found)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
-            self._check_nonfinite(self.step_count)
+            flags, values = self._read()
+            self._check_nonfinite(self.step_count, flags, values[: len(flags)])
         if self._full and torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
@@ -273,19 +284,16 @@ class Watch:
 
         return hook
 
-    def _param_hook(self, layer: str, param: torch.Tensor) -> Any:
-        ref = weakref.ref(param)
-
+    def _param_hook(self, layer: str) -> Any:
         def hook(grad: torch.Tensor) -> None:
-            p = ref()
-            if p is not None and self._optim.probed(p):
-                self._optim.check_stale(p)  # before this gradient is added to .grad
             if not self._full and not self._norm_each_step:
                 return
             norm = _norm(grad)
             if norm is not None:
+                # a float32 norm is its own flag (nan or inf exactly when the gradient is)
+                flag = norm if norm.dtype == torch.float32 else _total(norm)
                 self._norms.append((layer, norm.float()))
-                self._flags.append((layer, _BACKWARD, _total(norm)))
+                self._flags.append((layer, _BACKWARD, flag))
 
         return hook
 
@@ -301,9 +309,7 @@ class Watch:
             sample_losses = per_sample.flatten(1).mean(1) if per_sample.dim() > 1 else per_sample
             loss = per_sample.mean()
         if loss is not None:
-            self._last_loss = (
-                float(loss.detach()) if isinstance(loss, torch.Tensor) else float(loss)
-            )
+            self._last_loss = loss.item() if isinstance(loss, torch.Tensor) else float(loss)
         if isinstance(indices, torch.Tensor):
             indices = indices.tolist()
         if isinstance(sample_losses, torch.Tensor):
@@ -315,8 +321,9 @@ class Watch:
         if not (self._flags or self._norms or self._last_loss is not None or self._forwards):
             return
         step = self.step_count
-        nonfinite = self._check_nonfinite(step)
-        layer_norms = self._layer_norms()
+        flags, values = self._read()
+        nonfinite = self._check_nonfinite(step, flags, values[: len(flags)])
+        layer_norms = self._layer_norms(values[len(flags) :])
         loss = self._last_loss
         self._last_loss = None
         if loss is not None:
@@ -334,8 +341,10 @@ class Watch:
             self._pending = None
         self._forwards = 0
         self.step_count += 1
+        if self._timeout is not None:
+            self._timeout.progress(step)
         self._full = self._sampled(self.step_count)
-        self._hook_layers(self._full or self._optim.probing() or self._norm_each_step)
+        self._hook_layers(self._full or self._norm_each_step)
         total = math.sqrt(sum(v * v for v in layer_norms.values())) if layer_norms else None
         stop = self._check_break(step, loss, total, nonfinite)
         layers = self._recorder.take() if self._recorder is not None else None
@@ -385,10 +394,21 @@ class Watch:
             or self._pending is not None
         )
 
-    def _layer_norms(self) -> dict[str, float]:
-        if not self._norms:
-            return {}
-        values = torch.stack([n.to(self._norms[0][1].device) for _, n in self._norms]).tolist()
+    def _read(self) -> tuple[list[tuple[str, dict[str, str], torch.Tensor]], list[float]]:
+        """This step's flags, and the values of the flags then of the gradient norms, read
+        together: one `stack(...).tolist()` (one `.item()` for a single value), one sync."""
+        flags = self._flags
+        self._flags = []
+        tensors = [f for _, _, f in flags] + [n for _, n in self._norms]
+        if not tensors:
+            return flags, []
+        if len(tensors) == 1:
+            return flags, [tensors[0].item()]
+        device = tensors[0].device
+        return flags, torch.stack([t.to(device) for t in tensors]).tolist()
+
+    def _layer_norms(self, values: list[float]) -> dict[str, float]:
+        """Each layer's gradient norm from its parameters' norms (their values, read)."""
         squares: dict[str, float] = {}
         for (layer, _), v in zip(self._norms, values, strict=True):
             squares[layer] = squares.get(layer, 0.0) + v * v
@@ -414,25 +434,28 @@ class Watch:
             line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
             print(line, file=sys.stderr, flush=True)
 
-    def _check_nonfinite(self, step: int) -> bool:
+    def _timed_out(self, finding: Finding, stacks: str) -> None:
+        """From the timeout's thread, which cannot stop the run: on stderr unless quiet (even
+        with on_finding="raise"); a callable gets the finding."""
+        self.findings.append(finding)
+        if callable(self.on_finding):
+            self.on_finding(finding)
+        elif self.on_finding != "quiet":
+            line = f"[diagnoser:{self.label}] {finding.line(default_lang())}"
+            print(f"{line}\n{stacks}", file=sys.stderr, flush=True)
+
+    def _check_nonfinite(
+        self, step: int, flags: list[tuple[str, dict[str, str], torch.Tensor]], values: list[float]
+    ) -> bool:
         """Whether an activation or gradient read this step is NaN/inf (after the first one is
         reported, only a break_on condition still needs to know)."""
-        if not self._flags:
+        if not flags or (("watch.nonfinite", "") in self._reported and self._break is None):
             return False
-        flags = self._flags
-        self._flags = []
-        if ("watch.nonfinite", "") in self._reported and self._break is None:
-            return False
-        if len(flags) == 1:  # a step between samples: the output alone, one read
-            first = None if math.isfinite(flags[0][2].item()) else 0
-        else:
-            device = flags[0][2].device
-            finite = torch.isfinite(torch.stack([f.to(device) for _, _, f in flags])).tolist()
-            first = next((i for i, ok in enumerate(finite) if not ok), None)
+        first = next((i for i, v in enumerate(values) if not math.isfinite(v)), None)
         if first is not None:
             module, phase, _ = flags[first]
-            values = {"step": step, "phase": phase, "module": module}
-            self._nonfinite(Finding("watch.nonfinite", values, location=module))
+            where = {"step": step, "phase": phase, "module": module}
+            self._nonfinite(Finding("watch.nonfinite", where, location=module))
         return first is not None
 
     def _nonfinite(self, finding: Finding) -> None:
@@ -452,9 +475,9 @@ class Watch:
         # twice the highest loss the run has had so far. A converging run's median falls while
         # its noisiest batches (a mislabelled sample, a hard batch) still reach its early
         # losses: 2.48 against a median of 0.45 is such a batch, not a spike.
-        if len(self._losses) >= 10:
+        if loss > 2 * self._top_loss and len(self._losses) >= 10:  # the median only then
             median = statistics.median(self._losses)
-            if median > 0 and loss > self.spike_factor * median and loss > 2 * self._top_loss:
+            if median > 0 and loss > self.spike_factor * median:
                 values = {
                     "step": step,
                     "loss": f"{loss:.4g}",
@@ -668,7 +691,10 @@ def watch(model: nn.Module, **options: Any) -> Watch:
     run with a TrainingFindingError; "quiet"; or a callable that gets each Finding), break_on
     ("nan", {"loss_above": 10.0, "grad_norm_above": 1e3, "nan": True} or a callable(StepInfo)
     -> bool: stop at the step it holds; see breaks.py) with break_on_action ("raise" a
-    TrainingFindingError, the default, or "pdb": the debugger at your frame). Optimizers
+    TrainingFindingError, the default, or "pdb": the debugger at your frame), step_timeout
+    (seconds; or the DIAGNOSER_STEP_TIMEOUT environment variable, for torchrun: when no step
+    finishes for that long, print on stderr the last step and every thread's stack, and under
+    torch.distributed the rank and the collective it waits in; the run is not stopped). Optimizers
     holding the model's parameters are watched through torch's optimizer step hooks. After the
     run, `w.findings` holds what it saw."""
     return Watch(model, **options)
