@@ -233,3 +233,16 @@ def test_an_error_torch_compile_quotes_from_a_fake_tensor_run_is_the_cause() -> 
     assert root.message.endswith("to have 3 channels, but got 1 channels instead")
     assert trace.errors[-1].exc_type is not None
     assert trace.errors[-1].exc_type.endswith("TorchRuntimeError")
+
+
+def test_a_project_folder_named_torch_is_the_users_code() -> None:
+    """torch outside site-packages is known by its subpackages, not by any folder named torch:
+    ~/work/torch/train.py is the user's (the whole suite once failed from a checkout under a
+    folder named torch: every 'where' pointed into torch)."""
+    from diagnoser.text.parse import Frame
+
+    assert Frame("/home/me/torch/train.py", 3, "<module>").is_user_code
+    assert Frame("/home/me/torch/diagnoser/reproductions/shape-matmul.py", 3, "f").is_user_code
+    assert not Frame("/opt/pytorch/torch/nn/modules/linear.py", 125, "forward").is_user_code
+    assert not Frame("C:\\src\\pytorch\\torch\\_tensor.py", 626, "backward").is_user_code
+    assert not Frame("/usr/lib/python3/dist-packages/torch/nn/functional.py", 1, "f").is_user_code

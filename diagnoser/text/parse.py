@@ -109,8 +109,17 @@ _IPY_FRAMES = [
 ]
 _IPY_ARROW = compile_cached(r"^\s*-*> ?(?P<line>\d+)\s(?P<src>.*)$")
 _IPY_SKIP = compile_cached(r"^\s*(?:-{10,}|\d+ frames?|\d+\s.*|\.\.\.)\s*$")
+# torch outside site-packages (a source build, a conda env's own layout) is known by its own
+# subpackages: a user's project folder may be named torch too (~/work/torch/train.py)
+_TORCH_PARTS = (
+    r"_\w+|__init__|nn|autograd|utils|distributed|cuda|optim|functional|serialization|jit|fx|ao"
+    r"|multiprocessing|onnx|amp|backends|export|testing|sparse|linalg|special|masked|nested|hub"
+    r"|profiler|quantization|func|csrc|lib|library|overrides|random|storage|accelerator|compiler"
+    r"|cpu|distributions|fft|futures|mps|package|signal|types|xpu"
+)
 _LIBRARY_PATH = compile_cached(
-    r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen |[/\\]torch[/\\])"
+    r"(site-packages|dist-packages|[/\\]lib[/\\]python\d|<frozen "
+    rf"|[/\\]torch[/\\](?:{_TORCH_PARTS})(?=[/\\.]))"
 )
 # Errors that only report that another process failed: the root cause is printed elsewhere.
 _WRAPPERS = {
