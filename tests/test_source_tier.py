@@ -455,6 +455,9 @@ def test_real_posts_stay_located(post: dict[str, str]) -> None:
     """Real posts no family explains, whose raise site was checked by hand in PyTorch's sources:
     the tier keeps pointing at it (first when it was first)."""
     report = diagnose(post["text"], lang="en")
+    if "family" in post:  # declined when collected, explained by a family added since
+        assert report["matches"][0]["id"] == post["family"]
+        return
     assert report["matches"] == []
     source = report["source"]
     assert source is not None
