@@ -343,3 +343,21 @@ def test_an_error_early_in_a_big_utf16_log_is_found(tmp_path: Path) -> None:
     path.write_bytes(log.encode("utf-16"))
     result = cli("--json", str(path))
     assert "shape-matmul" in [m["id"] for m in json.loads(result.stdout)["matches"]]
+
+
+def test_a_plain_diagnosis_imports_no_slow_standard_module() -> None:
+    """Every module imported counts in a cold start (the 3x goal of README's Speed): `ast`
+    (1.5 ms), argparse and the like stay out of the plain `diagnoser --json < file` path."""
+    sample = (ROOT / "samples" / "shape-matmul.txt").read_text(encoding="utf-8")
+    cli("--json", stdin=sample)  # the index and the regex cache are built: a user's next start
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "diagnoser", "--json"],
+        input=sample,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines() if "|" in line}
+    assert "diagnoser.text.parse" in imported  # the listing is what it seems
+    assert not imported & {"ast", "argparse", "inspect", "dataclasses", "typing"}, imported
