@@ -619,3 +619,12 @@ def test_a_named_place_and_a_th_string_are_said_for_what_they_are(lang: str) -> 
     says = {"en": ("names the place itself", "line is not known"), "zh": ("写明了位置", "行号未知")}
     assert all(words in shown for words in says[lang])
     assert "`?`" not in shown
+
+
+def test_a_place_named_by_the_message_is_code_in_markdown() -> None:
+    """The file a message names comes from the user's text: in Markdown it is a code span, so
+    markup inside it (a pasted log is anyone's text) is shown, never rendered."""
+    text = "RuntimeError: bad thing at /pytorch/aten/src/TH/<b>x</b>_[y](z).cpp:12\n"
+    md = cli("--format", "markdown", "--lang", "en", stdin=text).stdout
+    assert "`aten/src/TH/<b>x</b>_[y](z).cpp:12`" in md
+    assert "<b>x</b>_[y](z).cpp:12" in cli("--lang", "en", stdin=text).stdout

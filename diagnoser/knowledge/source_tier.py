@@ -346,10 +346,13 @@ def _foreign(exc_type: str | None) -> bool:
 # c10's "(getOutput at .../torch/csrc/jit/tracer.cpp:208)" (torch 1.x) and "Exception raised
 # from f at .../c10/cuda/CUDAException.cpp:44" (2.x)
 _TREE = r"(?:aten/src|torch/csrc|torch/lib|c10|caffe2)/"
-_SOURCE = r"[^\s\"]*?\.(?:c|cc|cpp|cu|cuh|h|hpp|mm)"
+# bounded: a long run without spaces after each "at " must not be rescanned to its end
+_SOURCE = r"[^\s\"]{0,300}?\.(?:c|cc|cpp|cu|cuh|h|hpp|mm)"
 _NAMED = (
-    compile_cached(rf"Exception raised from (?P<f>\S+) at (?P<path>{_SOURCE}):(?P<line>\d+)"),
-    compile_cached(rf"\((?P<f>[\w:~<>]+) at (?P<path>{_SOURCE}):(?P<line>\d+)\)"),
+    compile_cached(
+        rf"Exception raised from (?P<f>\S{{1,300}}) at (?P<path>{_SOURCE}):(?P<line>\d+)"
+    ),
+    compile_cached(rf"\((?P<f>[\w:~<>]{{1,300}}) at (?P<path>{_SOURCE}):(?P<line>\d+)\)"),
     compile_cached(rf"\bfile=(?P<path>{_SOURCE}) line=(?P<line>\d+)"),
     compile_cached(rf"(?:\bat|\bin) \"?(?P<path>{_SOURCE})\"?:(?P<line>\d+)\b"),
 )

@@ -53,7 +53,9 @@ def site_line(s: Site, lang: str, markdown: bool = False) -> str:
     """raised by `embedding` in aten/src/ATen/native/Embedding.cpp:NN (torch 2.6) because
     `indices.scalar_type() == kLong` failed"""
     where = f"{s.file}:{s.line}" if s.line else s.file  # a TH string's line is not known
-    if s.named:
+    if s.named:  # the file and line come from the user's text, not from the index
+        if markdown:
+            where = _code(where, markdown)
         function = ""
         if s.function:
             function = t("source_named_function", lang).format(function=_code(s.function, markdown))
