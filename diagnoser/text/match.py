@@ -49,7 +49,8 @@ _MAX_SENTENCE = 5000
 # A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
 # itself, not a value: masking turns it into a number like any other, so the fuzzy stage
 # compares the codes apart and never lets one code's example stand for another code's message.
-_ERROR_CODE = r"(?i)\berror\s*(?:\(\s*|=\s*|code\s*:?\s*)(\d{1,5})\b"
+# (bounded spaces: `\s*:?\s*` over a long run of blanks backtracks quadratically)
+_ERROR_CODE = r"(?i)\berror\s{0,3}(?:\(\s{0,3}|=\s{0,3}|code\s{0,3}:?\s{0,3})(\d{1,5})\b"
 # What a sentence says is not so: "going well without NaN loss value", "it is not because it is
 # out of memory", "I am not talking about the classic vanishing gradients", "不是因为显存不够".
 # The words after the cue are no symptom described: they are blanked before phrases and patterns
