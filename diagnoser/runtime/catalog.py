@@ -313,9 +313,9 @@ CHECKS: tuple[Check, ...] = (
             "on one batch the model's eval-mode output differs from its train-mode output by "
             "{ratio}x the output's own size, first in {module}: the layers that switch with "
             "model.eval() (BatchNorm's running statistics) do not match what training sees",
-            "同一个 batch，模型在 eval 模式下的输出和 train 模式下相差输出本身大小的 {ratio} 倍，"
-            "最早出现在 {module}：随 model.eval() 切换的层（BatchNorm 的 running 统计量）"
-            "和训练时看到的对不上",
+            "同一个 batch，模型在 eval 模式和 train 模式下的输出差了 {ratio} 倍"
+            "（按输出本身的大小算），最早从 {module} 开始不一样："
+            "随 model.eval() 切换的层（BatchNorm 的 running 统计量）和训练时看到的对不上",
         ),
     ),
     _check(
@@ -860,8 +860,8 @@ CHECKS: tuple[Check, ...] = (
             "train-mode outputs by {ratio}x their own size, first in {module}: "
             "BatchNorm's running statistics (or another layer that switches with model.eval()) "
             "do not match what training sees",
-            "第 {step} 步，一个评估 batch 在 eval 模式下的输出和同一个 batch 在 train 模式下"
-            "相差输出本身大小的 {ratio} 倍，最早出现在 {module}：BatchNorm 的 running 统计量"
+            "第 {step} 步，同一个评估 batch 在 eval 模式和 train 模式下的输出差了 {ratio} 倍"
+            "（按输出本身的大小算），最早从 {module} 开始不一样：BatchNorm 的 running 统计量"
             "（或者别的随 model.eval() 切换的层）和训练时看到的对不上",
         ),
     ),
