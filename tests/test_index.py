@@ -371,6 +371,31 @@ def test_the_cache_folder_is_private(kb_copy: Path) -> None:
     assert (kb_copy.parent / "cache").stat().st_mode & 0o777 == 0o700
 
 
+def test_files_unread_for_a_month_are_removed_when_the_cache_is_written(
+    kb_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A deleted environment's index goes; an index read today stays, however old its files."""
+    from diagnoser.knowledge import user_cache
+
+    cache = kb_copy.parent / "cache"
+    load_index(kb_copy)
+    ours = sorted(p.name for p in cache.glob("index-*"))
+    month_ago = os.stat(cache).st_mtime - 31 * 86400
+    gone = [cache / "index-0000dead-00000000.marshal", cache / "index-0000dead-00000000.records"]
+    for path in [*gone, cache / "tmpold.tmp"]:
+        path.write_bytes(b"old")
+        os.utime(path, (month_ago, month_ago))
+    for path in cache.glob("index-*"):
+        if path.name in ours:
+            os.utime(path, (month_ago, month_ago))
+    load_index(kb_copy)  # a read marks our index as used...
+    monkeypatch.setattr(user_cache, "_pruned", False)
+    user_cache.write_atomically(str(cache / "regex-new.marshal"), b"x")  # ...a write prunes
+    left = sorted(p.name for p in cache.iterdir())
+    assert all(not path.exists() for path in gone) and "tmpold.tmp" not in left
+    assert set(ours) <= set(left) and "regex-new.marshal" in left
+
+
 def test_a_prebuilt_index_is_read_without_its_kb(kb_copy: Path, tmp_path: Path) -> None:
     """The browser's engine: an index written by write_index_files is loaded from its files
     alone, kb/ gone, and diagnoses as the normal index does; its derived data is kept beside it."""

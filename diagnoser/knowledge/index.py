@@ -35,7 +35,7 @@ from . import __version__
 from .anchor_table import AnchorTable
 from .records import dataclass
 from .regex_cache import compile_cached
-from .user_cache import cache_dir, write_atomically
+from .user_cache import cache_dir, mark_used, write_atomically
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -798,6 +798,7 @@ def load_index(kb: Path | str | None = None) -> Index:
     base = os.path.join(cache_dir(), f"index-{kb_key:08x}-{zlib.crc32(stamp.encode()):08x}")
     try:
         with open(base + ".marshal", "rb") as f:
+            mark_used(f.fileno(), base + ".marshal")
             data = _from_file(f.read())  # marshal.load(f) reads the file in many small pieces
         if data["stamp"] == stamp:  # the short key could collide; the stamp cannot
             return Index(data, _Records(base + ".records", folders, data["ids"]))

@@ -25,7 +25,7 @@ import os
 import sys
 import zlib
 
-from .user_cache import cache_dir, write_atomically
+from .user_cache import cache_dir, mark_used, write_atomically
 
 GROUP = "torch_diagnoser.kb"
 ENV = "DIAGNOSER_KB_PATH"
@@ -43,6 +43,7 @@ def _plugin_dirs() -> list[str]:
     path = os.path.join(cache_dir(), f"plugins-{where:08x}.marshal")
     try:
         with open(path, "rb") as f:
+            mark_used(f.fileno(), path)
             kept_key, dirs = marshal.loads(f.read())
         if kept_key == key:
             return list(dirs)

@@ -24,7 +24,7 @@ import re
 import sys
 import zlib
 
-from .user_cache import cache_dir, write_atomically
+from .user_cache import cache_dir, mark_used, write_atomically
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -54,6 +54,7 @@ def _load() -> dict[tuple[str, int], bytes]:
         return {}
     try:
         with open(_path(), "rb") as f:
+            mark_used(f.fileno(), _path())
             raw = f.read()
         # its CRC-32 first: a damaged entry that _sre still accepts would match differently
         if zlib.crc32(memoryview(raw)[4:]) != int.from_bytes(raw[:4], "little"):
