@@ -10,11 +10,11 @@ the label given before the tool ever ran on it. Prints the numbers README.md rep
 - PyTorch posts answered with a wrong family first;
 each also by language and by kind. `--misses` lists the posts answered wrongly or not at all.
 
-`--set heldout` measures heldout.yaml instead, `--set heldout2` heldout2.yaml: posts sampled the
+`--set heldout` measures heldout.yaml instead (likewise heldout2, heldout3): posts sampled the
 same way but kept aside from development (rules are never tuned on them), so that the sets'
 numbers show how a change generalises.
 
-Usage: python bench/accuracy.py [--set dev|heldout|heldout2] [--misses] [--json]
+Usage: python bench/accuracy.py [--set dev|heldout|heldout2|heldout3] [--misses] [--json]
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from diagnoser.knowledge.index import Index, load_index  # noqa: E402
 from diagnoser.text.match import diagnose  # noqa: E402
 
 DEVSET = ROOT / "tests" / "data" / "real" / "devset"
-HELD_ASIDE = ("heldout", "heldout2")  # each a file <name>.yaml kept out of the development set
+# each a file <name>.yaml kept out of the development set
+HELD_ASIDE = ("heldout", "heldout2", "heldout3")
 
 
 @dataclass(frozen=True)
@@ -58,8 +59,8 @@ class Answer:
 
 
 def posts(folder: Path = DEVSET, part: str = "dev") -> list[Post]:
-    """The development posts (every file but the held-aside ones), or with part="heldout" (or
-    "heldout2") the posts of that held-aside file alone."""
+    """The development posts (every file but the held-aside ones), or with part set to one of
+    HELD_ASIDE the posts of that held-aside file alone."""
     found = []
     for path in sorted(folder.glob("*.yaml")):
         if path.stem != part and (part != "dev" or path.stem in HELD_ASIDE):
