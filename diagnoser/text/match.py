@@ -17,7 +17,7 @@ from ..knowledge.regex_cache import compile_cached
 from .paraphrase import paraphrased_entries
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
-from .symptoms import detect, fold, normalise
+from .symptoms import detect, fold, learning, normalise
 from .training_log import read as read_training_log
 
 TYPE_CHECKING = False
@@ -519,7 +519,11 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         text = _PASSED_CHECK.sub("", text)
     if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
         text = _CUDA_ERROR_NOTES.sub("", text)
-    findings = detect(read_training_log(text))
+    log = read_training_log(text)
+    findings = detect(log)
+    # a log whose training loss falls at every reading says the model learns, whatever metric
+    # the sentence calls stuck: no entry that a stuck metric shows is answered from the words
+    stuck_said = not learning(log)
     # Users describe a problem in a sentence; a pasted traceback is no description.
     said = text[:_MAX_SENTENCE]
     if not has_exception:
@@ -549,6 +553,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
+        elif not stuck_said and symptoms and symptoms.get("log_signal") == "flat":
+            continue
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
