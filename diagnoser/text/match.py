@@ -580,15 +580,19 @@ def _named_with_their_cue(said: str, named: set[str], index: Index) -> set[str]:
 
 
 def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool:
-    """The sentence names what rules the entry out (host RAM for a GPU-memory entry) and nothing
-    that would bring it back (the GPU itself)."""
-    if not (symptoms and sentence and symptoms.get("contradicted_by")):
+    """The sentence says the behaviour is not the entry's (memory that rises, then stays flat),
+    or names what rules the entry out (host RAM for a GPU-memory entry) and nothing that would
+    bring it back (the GPU itself)."""
+    if not (symptoms and sentence):
         return False
 
     def said(patterns: list[str]) -> bool:
         return any(compile_cached(p).search(sentence) for p in patterns)
 
-    return said(symptoms["contradicted_by"]) and not said(symptoms.get("confirmed_by") or [])
+    if said(symptoms.get("ruled_out_by") or []):
+        return True
+    contradicted = symptoms.get("contradicted_by") or []
+    return said(contradicted) and not said(symptoms.get("confirmed_by") or [])
 
 
 def _narrower_first(found: list[Match]) -> list[Match]:
