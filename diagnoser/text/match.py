@@ -521,9 +521,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         text = _CUDA_ERROR_NOTES.sub("", text)
     log = read_training_log(text)
     findings = detect(log)
-    # a log whose training loss falls at every reading says the model learns, whatever metric
-    # the sentence calls stuck: no entry that a stuck metric shows is answered from the words
-    stuck_said = not learning(log)
+    learns = learning(log)
     # Users describe a problem in a sentence; a pasted traceback is no description.
     said = text[:_MAX_SENTENCE]
     if not has_exception:
@@ -553,7 +551,9 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
-        elif not stuck_said and symptoms and symptoms.get("log_signal") == "flat":
+        elif learns and symptoms and symptoms.get("log_signal") == "flat":
+            # the log's training loss falls at every reading: whatever metric the sentence calls
+            # stuck, the model learns, and no entry a stuck metric shows is answered from words
             continue
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
