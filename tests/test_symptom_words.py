@@ -313,6 +313,18 @@ NOT_A_MODEL_THAT_CANNOT_LEARN = [
 ]
 
 
+def test_a_stuck_validation_metric_beside_a_training_one_that_moves_is_not_one(
+    index: Index,
+) -> None:
+    """The title says a validation metric is stuck, the body that the training one moves (as
+    en-forum-011 does in English)."""
+    title = "验证集 loss 一直不变"
+    best = diagnose(title, index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing"
+    post = title + "\n训练集的 loss 在下降，但是验证集的 loss 一直不动"
+    assert all(m.entry.id != "loss-not-decreasing" for m in diagnose(post, index).matches)
+
+
 @pytest.mark.parametrize(("post_id", "alone"), NOT_A_MODEL_THAT_CANNOT_LEARN)
 def test_a_post_that_says_the_model_learns_is_not_loss_not_decreasing(
     post_id: str, alone: str, index: Index
