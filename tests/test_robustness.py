@@ -124,6 +124,10 @@ def _kb_patterns() -> list[tuple[str, str]]:
                 found.append((f"{e.id}-{i}-unless", sig.unless))
         for i, pattern in enumerate(e.symptoms.patterns if e.symptoms else []):
             found.append((f"{e.id}-symptom-{i}", pattern))
+        # the words that rule a sentence out are searched in every sentence that names the entry
+        for rule in ("contradicted_by", "confirmed_by", "ruled_out_by"):
+            for i, pattern in enumerate(getattr(e.symptoms, rule) if e.symptoms else []):
+                found.append((f"{e.id}-{rule}-{i}", pattern))
     return found
 
 

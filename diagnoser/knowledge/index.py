@@ -605,7 +605,7 @@ def compile_kb(kb: Path | str | Sequence[str]) -> dict[str, Any]:
     words = [
         word
         for e in entries
-        if e.symptoms  # error entries' words are names of things; correcting towards them mangles
+        if e.kind == "symptom"  # error entries' words are names; correcting towards them mangles
         for phrase in e.phrases.en + e.phrases.zh
         for word in re.findall(r"[a-z]{4,}", phrase.lower())
     ]
@@ -691,6 +691,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                     "narrows": symptoms.get("narrows") or [],
                     "contradicted_by": symptoms.get("contradicted_by") or [],
                     "confirmed_by": symptoms.get("confirmed_by") or [],
+                    "ruled_out_by": symptoms.get("ruled_out_by") or [],
                 },
             }
         )
@@ -737,7 +738,8 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
         "entry_spans": array("I", spans).tobytes(),
         "anchors": anchor_table.build(anchors),
         "unanchored": unanchored,
-        "symptomatic": [i for i, e in enumerate(entries) if e["symptoms"]],
+        # an error entry's symptoms only rule out sentences naming it: no pattern to look for
+        "symptomatic": [i for i, e in enumerate(entries) if e["kind"] == "symptom"],
         "framed": [i for i, e in enumerate(entries) if e["frames"]],
         "vocabulary": data["vocabulary"],
     }

@@ -153,18 +153,23 @@ class Symptoms(Strict):
     `contradicted_by`: words that say the entry's precondition is false (host RAM named where the
     entry is about GPU memory); a text one of them matches is not answered with this entry from
     its sentences (a log's numbers still are), unless one of `confirmed_by` matches it too (the
-    GPU named as well)."""
+    GPU named as well). `ruled_out_by`: words that say the behaviour is not this entry's
+    whatever else the text names (memory that rises and then stays flat is the caching
+    allocator, not a leak), so no `confirmed_by` brings it back. An error entry may have these
+    three alone, no patterns: then they rule out a sentence that only names it ("内存不足" said
+    of host RAM, with "显存没有变化", is no CUDA out-of-memory error)."""
 
-    patterns: list[NonEmpty] = Field(min_length=1)
+    patterns: list[NonEmpty] = Field(default_factory=list)
     log_signal: NonEmpty | None = None
     evidence: list[Text] = Field(default_factory=list)
     narrows: list[EntryId] = Field(default_factory=list)
     contradicted_by: list[NonEmpty] = Field(default_factory=list)
     confirmed_by: list[NonEmpty] = Field(default_factory=list)
+    ruled_out_by: list[NonEmpty] = Field(default_factory=list)
 
-    _check_patterns = field_validator("patterns", "contradicted_by", "confirmed_by")(
-        lambda v: [_compile(p) for p in v]
-    )
+    _check_patterns = field_validator(
+        "patterns", "contradicted_by", "confirmed_by", "ruled_out_by"
+    )(lambda v: [_compile(p) for p in v])
 
     @model_validator(mode="after")
     def _evidence_uses_signal_values(self) -> Symptoms:
@@ -243,8 +248,14 @@ class Entry(Strict):
     def _recognisable(self) -> Entry:
         if self.kind == "error" and not (self.signatures and self.examples):
             raise ValueError("an error entry needs signatures and examples")
-        if self.kind == "symptom" and self.symptoms is None:
-            raise ValueError("a symptom entry needs symptoms")
+        if self.kind == "symptom" and not (self.symptoms and self.symptoms.patterns):
+            raise ValueError("a symptom entry needs symptoms with patterns")
+        said = self.symptoms
+        if self.kind == "error" and said and (said.patterns or said.log_signal or said.narrows):
+            raise ValueError(
+                "an error entry's symptoms only rule sentences out: contradicted_by, confirmed_by,"
+                " ruled_out_by"
+            )
         return self
 
 

@@ -17,7 +17,7 @@ from ..knowledge.regex_cache import compile_cached
 from .paraphrase import paraphrased_entries
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
-from .symptoms import detect, fold, normalise
+from .symptoms import detect, fold, learning, normalise
 from .training_log import read as read_training_log
 
 TYPE_CHECKING = False
@@ -519,7 +519,9 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         text = _PASSED_CHECK.sub("", text)
     if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
         text = _CUDA_ERROR_NOTES.sub("", text)
-    findings = detect(read_training_log(text))
+    log = read_training_log(text)
+    findings = detect(log)
+    learns = learning(log)
     # Users describe a problem in a sentence; a pasted traceback is no description.
     said = text[:_MAX_SENTENCE]
     if not has_exception:
@@ -549,6 +551,10 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
+        elif learns and symptoms and symptoms.get("log_signal") == "flat":
+            # the log's training loss falls at every reading: whatever metric the sentence calls
+            # stuck, the model learns, and no entry a stuck metric shows is answered from words
+            continue
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -574,15 +580,19 @@ def _named_with_their_cue(said: str, named: set[str], index: Index) -> set[str]:
 
 
 def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool:
-    """The sentence names what rules the entry out (host RAM for a GPU-memory entry) and nothing
-    that would bring it back (the GPU itself)."""
-    if not (symptoms and sentence and symptoms.get("contradicted_by")):
+    """The sentence says the behaviour is not the entry's (memory that rises, then stays flat),
+    or names what rules the entry out (host RAM for a GPU-memory entry) and nothing that would
+    bring it back (the GPU itself)."""
+    if not (symptoms and sentence):
         return False
 
     def said(patterns: list[str]) -> bool:
         return any(compile_cached(p).search(sentence) for p in patterns)
 
-    return said(symptoms["contradicted_by"]) and not said(symptoms.get("confirmed_by") or [])
+    if said(symptoms.get("ruled_out_by") or []):
+        return True
+    contradicted = symptoms.get("contradicted_by") or []
+    return said(contradicted) and not said(symptoms.get("confirmed_by") or [])
 
 
 def _narrower_first(found: list[Match]) -> list[Match]:

@@ -466,6 +466,18 @@ def _step_overhead(log: TrainingLog) -> Finding | None:
     return None
 
 
+def learning(log: TrainingLog) -> bool:
+    """The training loss falls at every reading the log prints, by a tenth or more from the
+    first to the last: whatever a sentence says is stuck (a validation accuracy, a "not
+    changing" metric), the model is learning, so the paste is about something else (overfitting,
+    a validation path that differs)."""
+    points = finite(log.series.get("loss", [])) if log else []
+    if len(points) < 3:
+        return False
+    vals = [p.value for p in points]
+    return all(b < a for a, b in itertools.pairwise(vals)) and vals[-1] <= 0.9 * vals[0]
+
+
 DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
     "nan": _nan,
     "flat": _flat,
