@@ -384,3 +384,52 @@ def test_host_ram_out_of_memory_is_not_cuda_oom(said: str, index: Index) -> None
     assert all(m.entry.id != "cuda-oom" for m in diagnose(said, index).matches)
     gpu = said.replace("显存没有变化", "显存也满了").replace("system memory", "GPU memory")
     assert "cuda-oom" in {m.entry.id for m in diagnose(gpu, index).matches}
+
+
+@pytest.mark.parametrize(
+    ("family", "mention", "reported"),
+    [
+        # MLI-lab/DeepDeWedge#7 (heldout3 held3-065), as written: the validation loss is lower than
+        # the training loss; overfitting is only what the curve could detect
+        (
+            "overfitting",
+            "Validation loss always lower than fitting loss?\n\nI am consistently observing the "
+            "validation loss almost always being lower than the fitting loss, which is quite "
+            "puzzling. The curve can probably still be used to identify overfitting, regardless of "
+            "the scale, I think.",
+            "My model is overfitting: the validation loss rises while the training loss falls.",
+        ),
+        (
+            "overfitting",
+            "To prevent overfitting I added dropout and weight decay.",
+            "My model is overfitting although I added dropout and weight decay.",
+        ),
+        (
+            "overfitting",
+            "为了防止过拟合，加了 dropout 和数据增强。",
+            "模型过拟合了，已经加了 dropout。",
+        ),
+        (
+            "nan-loss",
+            "To avoid NaN loss I clip the gradients to 1.0.",
+            "The loss becomes NaN after 3 epochs although I clip the gradients to 1.0.",
+        ),
+        (
+            "cuda-oom",
+            "为了避免显存爆炸，我把 batch size 调成了 8",
+            "显存爆炸了，batch size 已经调成了 8",
+        ),
+    ],
+)
+def test_a_problem_named_as_what_a_measure_is_for_is_no_report(
+    family: str, mention: str, reported: str, index: Index
+) -> None:
+    best = diagnose(mention, index).best
+    assert best is None or best.entry.id != family
+    best = diagnose(reported, index).best
+    assert best is not None and best.entry.id == family
+
+
+def test_asking_how_to_prevent_a_problem_still_names_it(index: Index) -> None:
+    best = diagnose("How to prevent overfitting?", index).best
+    assert best is not None and best.entry.id == "overfitting"

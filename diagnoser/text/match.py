@@ -69,6 +69,15 @@ _UNSAID = (
     # asking whether it would happen is no report that it did ("构造数据的时候，会不会出现内存不够的
     # 问题？"); a guess at the cause of what did happen ("会不会是显存不够") is left to be read
     r"|会不会(?:出现|发生|有)[^\n。，；！？,.;!?]{0,30}"
+    # a problem named as what a measure is for ("to prevent overfitting I added dropout", "the
+    # curve can still be used to identify overfitting", "为了防止过拟合") is no report that it
+    # happens; asking how to prevent it may well be ("how to prevent overfitting?"), so not after
+    # "how"/"如何"
+    r"|(?<!\bhow )(?<!\bway )(?<!\bways )\b(?:to|for)[^\S\n]+"
+    r"(?:avoid|prevent|identify|detect|combat|mitigate|counter)(?:ing)?"
+    r"(?:[^\S\n]+(?:the|any|an?))?(?:[^\S\n]+[^\s.,;:!?()]{1,30}){1,2}"
+    r"|(?:为了|以)(?:防止|避免|预防|免|防)[^\n。，；！？,.;!?]{0,12}"
+    r"|用来(?:检测|发现|判断)[^\n。，；！？,.;!?]{0,12}"
 )
 
 
