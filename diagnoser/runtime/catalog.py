@@ -713,12 +713,15 @@ CHECKS: tuple[Check, ...] = (
         ERROR,
         ("frozen parameters stay unchanged", "冻结的参数保持不变"),
         (
-            "{param} is frozen (requires_grad=False) but {optimizer}.step() changed it at step "
-            "{step}: frozen layers still change (momentum or weight decay on a zero gradient "
-            "that is not None)",
-            "{param} 已冻结（requires_grad=False），但第 {step} 步 {optimizer}.step() 还是改了它："
-            "冻结的层还在更新"
-            "（梯度是全 0 的 tensor 而不是 None，momentum 或 weight decay 照样生效）",
+            "at step {step} {optimizer}.step() changed {count} frozen parameters "
+            "(requires_grad=False): {params}. Their .grad is still a tensor (zeroed, not None, "
+            "or left from before the freeze), so momentum, weight decay or Adam's running "
+            "averages keep moving them: set their .grad to None (zero_grad(set_to_none=True)) "
+            "or rebuild the optimizer without them",
+            "第 {step} 步 {optimizer}.step() 改动了 {count} 个已冻结（requires_grad=False）的参数："
+            "{params}。它们的 .grad 还是一个 tensor（被清零而不是 None，或者是冻结前留下的），"
+            "momentum、weight decay 或 Adam 的滑动平均会继续更新它们：把 .grad 设为 None"
+            "（zero_grad(set_to_none=True)），或者去掉这些参数重新建 optimizer",
         ),
     ),
     _check(
