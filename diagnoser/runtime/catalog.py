@@ -674,6 +674,28 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.bfloat16-rounded",
+        _W,
+        "optimizer-step-no-update",
+        WARNING,
+        (
+            "every bfloat16 weight the optimizer updates moves",
+            "optimizer 更新的每个 bfloat16 权重都在变",
+        ),
+        (
+            "at step {step} {optimizer}.step() (lr {lr}) left {share}% of the elements that had "
+            "a gradient unchanged in {count} bfloat16 tensors ({params}): at those weights' size "
+            "each update is below bfloat16's resolution and rounds back to the same value, so "
+            "they never train. Keep float32 master weights (the model in float32 under "
+            "torch.autocast, or an optimizer that keeps a float32 copy); a higher lr is no fix",
+            "第 {step} 步 {optimizer}.step()（lr {lr}）之后，{count} 个 bfloat16 tensor"
+            "（{params}）里有梯度的元素有 {share}% 没有变：在这些权重的量级上，每次更新都小于 "
+            "bfloat16 的精度，舍入后又回到原值，所以它们根本没在训练。请保留 float32 的主权重"
+            "（模型用 float32，配合 torch.autocast；或者用自带 float32 副本的 optimizer），"
+            "调大 lr 解决不了问题",
+        ),
+    ),
+    _check(
         "watch.lr-ignored",
         _W,
         "optimizer-step-no-update",

@@ -26,7 +26,7 @@ import torch
 
 from .findings import Finding
 from .frozen_set import FrozenMoved
-from .precision_checks import float16_weights
+from .precision_checks import Snapshot, bfloat16_rounded_away, bfloat16_snapshot, float16_weights
 
 _SAMPLED_PER_GROUP = 4  # parameters compared before and after a sampled step, per group
 _FIRST_STEPS = 3
@@ -53,6 +53,7 @@ class OptimizerChecks:
         # (group index, name, parameter, its values and its gradient before the step)
         self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
         self._before = {}
+        self._bfloat16: dict[int, list[Snapshot]] = {}  # id(optimizer) -> its bfloat16 tensors
         # id(parameter) -> (hook, name, id(optimizer), parameter): after a sampled step, the
         # backwards into one parameter are watched until its optimizer's next step
         self._probes: dict[int, tuple[Any, str, int, torch.Tensor]] = {}
@@ -128,6 +129,7 @@ class OptimizerChecks:
             pass
         finally:
             self._before.pop(id(optimizer), None)
+            self._bfloat16.pop(id(optimizer), None)
 
     def _before_step(self, optimizer: torch.optim.Optimizer, n: int, closure: bool) -> None:
         held = self._held(optimizer)
@@ -157,6 +159,7 @@ class OptimizerChecks:
                 assert p.grad is not None
                 sampled.append((g, name, p, p.detach().clone(), p.grad.detach().clone()))
         self._before[id(optimizer)] = sampled
+        self._bfloat16[id(optimizer)] = bfloat16_snapshot(optimizer, held)
 
     def _without_gradients(
         self, optimizer: torch.optim.Optimizer, held: list[tuple[int, str, torch.Tensor]]
@@ -208,6 +211,11 @@ class OptimizerChecks:
         self._lr_not_applied(optimizer, step, sorted(ignored))
         stuck = [g for g in moved if g not in moving]
         if not stuck:
+            # groups that move, with bfloat16 tensors in them that do not (LayerNorm gains)
+            taken = self._bfloat16.get(id(optimizer), [])
+            rounded = bfloat16_rounded_away(optimizer, taken, step)
+            if rounded is not None:
+                self._report("watch.bfloat16-rounded", "", rounded)
             return
         groups = optimizer.param_groups
         lrs = "/".join(sorted({_fmt(float(groups[g]["lr"])) for g in stuck}))
