@@ -312,3 +312,36 @@ def test_a_closure_computes_the_gradients_inside_step() -> None:
             opt.zero_grad()  # the gradients are None before each step: the closure makes them
             w.step(opt.step(closure))
     assert "watch.step-without-grads" not in _checks(w)
+
+
+def test_frozen_parameters_the_optimizer_holds_without_gradients_stay_quiet() -> None:
+    # torch's optimizers skip a parameter whose .grad is None: holding frozen ones is harmless
+    model = _mlp()
+    model[0].requires_grad_(False)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1)
+    assert _loop(model, opt).findings == []
+
+
+class _DecayEverything(torch.optim.Optimizer):
+    """Decoupled weight decay on every parameter it holds, a gradient or not (a zero one is
+    made where there is none)."""
+
+    def __init__(self, params, lr: float = 0.02, weight_decay: float = 0.1) -> None:
+        super().__init__(params, {"lr": lr, "weight_decay": weight_decay})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    p.grad = torch.zeros_like(p)
+                p.mul_(1 - group["lr"] * group["weight_decay"]).add_(p.grad, alpha=-group["lr"])
+
+
+def test_frozen_parameters_decayed_without_a_gradient() -> None:
+    model = _mlp()
+    model[2].requires_grad_(False)
+    w = _loop(model, _DecayEverything(list(model.parameters())))
+    [finding] = w.findings
+    assert finding.check == "watch.frozen-changed" and finding.values["step"] == 0
+    assert finding.values["params"] == "2.weight, 2.bias"

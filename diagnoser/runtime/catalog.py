@@ -736,14 +736,16 @@ CHECKS: tuple[Check, ...] = (
         ("frozen parameters stay unchanged", "冻结的参数保持不变"),
         (
             "at step {step} {optimizer}.step() changed {count} frozen parameters "
-            "(requires_grad=False): {params}. Their .grad is still a tensor (zeroed, not None, "
-            "or left from before the freeze), so momentum, weight decay or Adam's running "
-            "averages keep moving them: set their .grad to None (zero_grad(set_to_none=True)) "
-            "or rebuild the optimizer without them",
+            "(requires_grad=False): {params}. The optimizer still holds them: with a .grad that "
+            "is a tensor (zeroed, not None, or left from before the freeze) momentum, weight "
+            "decay and Adam's running averages keep moving them, and some optimizers decay "
+            "them with no gradient at all. Build the optimizer on the trainable parameters "
+            "only (or set the frozen ones' .grad to None)",
             "第 {step} 步 {optimizer}.step() 改动了 {count} 个已冻结（requires_grad=False）的参数："
-            "{params}。它们的 .grad 还是一个 tensor（被清零而不是 None，或者是冻结前留下的），"
-            "momentum、weight decay 或 Adam 的滑动平均会继续更新它们：把 .grad 设为 None"
-            "（zero_grad(set_to_none=True)），或者去掉这些参数重新建 optimizer",
+            "{params}。optimizer 里仍然有它们：只要 .grad 还是 tensor（被清零而不是 None，或者是"
+            "冻结前留下的），momentum、weight decay 和 Adam 的滑动平均就会继续更新它们；有的 "
+            "optimizer 在没有梯度时也照样做 weight decay。请只用可训练的参数构建 optimizer"
+            "（或者把冻结参数的 .grad 设为 None）",
         ),
     ),
     _check(

@@ -27,7 +27,8 @@ from torch import nn
 from .findings import Finding
 
 _SHOWN = 5
-_WATCHED_STEPS = 3  # steps a frozen parameter with a gradient is compared before and after
+_WATCHED_STEPS = 3  # steps a frozen parameter is compared before and after
+_COMPARED = 4096  # elements of a frozen parameter compared
 _TRAINABLE = operator.attrgetter("requires_grad")
 
 
@@ -77,16 +78,19 @@ class FrozenSetCheck:
 
 class FrozenMoved:
     """A parameter frozen during training (requires_grad=False) that an optimizer step moves
-    anyway: backward no longer writes its `.grad`, but a `.grad` left a tensor (zeroed in place
-    by zero_grad(set_to_none=False), or never cleared) is still read by step(), so momentum,
-    weight decay and Adam's running averages keep changing the "frozen" weights.
+    anyway. Backward no longer writes its `.grad`, but a `.grad` left a tensor (zeroed in place by
+    zero_grad(set_to_none=False), or never cleared) is still read by torch's optimizers, so
+    momentum, weight decay and Adam's running averages keep changing the "frozen" weights; some
+    optimizers (reference Muon) decay a parameter whose gradient is None as well.
 
-    At every step, since a layer is frozen at any step (an epoch boundary, a training phase):
-    `before` is called from the optimizer pre-hook. On a usual step (every held parameter
-    trainable, or the frozen ones without a gradient) it reads two attributes per parameter and
-    allocates nothing; only frozen parameters with a gradient are copied, for their first
-    `_WATCHED_STEPS` steps in that state (a zeroed gradient that moved nothing by then never
-    will: the state it decays is the same at each step), and compared after the step."""
+    At every step, since a layer is frozen at any step (an epoch boundary, a new task):
+    `before` runs in the optimizer pre-hook. A step with the same number of trainable parameters
+    as the last one, whose frozen ones were all compared already, costs one pass over
+    requires_grad and allocates nothing. A frozen parameter is compared on its first
+    `_COMPARED` elements (a step that moves a tensor moves them: weight decay and momentum act
+    on every element) at its first `_WATCHED_STEPS` steps while frozen; a step that left it in
+    place then leaves it in place later too (the same zeroed gradient, the same hyperparameters),
+    so the copies stop."""
 
     def __init__(
         self,
@@ -97,11 +101,8 @@ class FrozenMoved:
         self._params = params  # id(parameter) -> its name in the model
         self._report = report
         self._step_of = step_of
-        # optimizer -> (its groups' sizes, the model's parameters it holds, with their names):
-        # built again only when the groups change (add_param_group)
-        self._held: weakref.WeakKeyDictionary[
-            torch.optim.Optimizer, tuple[tuple[int, ...], list[torch.Tensor], list[str]]
-        ] = weakref.WeakKeyDictionary()
+        self._held: weakref.WeakKeyDictionary[torch.optim.Optimizer, _Held]
+        self._held = weakref.WeakKeyDictionary()
         self._watched: dict[int, int] = {}  # id(parameter) -> steps compared while frozen
         self._done = False  # reported: watch tells a kind once
         self._handle: Any = None  # the post-hook of the step being compared
@@ -116,32 +117,25 @@ class FrozenMoved:
 
     def _before(self, optimizer: torch.optim.Optimizer) -> None:
         self._drop()  # the last compared step raised before its post-hook
-        shape = tuple(len(group["params"]) for group in optimizer.param_groups)
-        cached = self._held.get(optimizer)
-        if cached is None or cached[0] != shape:
-            pairs = [
-                (p, self._params[id(p)])
-                for group in optimizer.param_groups
-                for p in group["params"]
-                if id(p) in self._params
-            ]
-            cached = (shape, [p for p, _ in pairs], [n for _, n in pairs])
-            self._held[optimizer] = cached
-        _, params, names = cached
-        if all(map(_TRAINABLE, params)):
+        held = self._held_by(optimizer)
+        trainable = sum(map(_TRAINABLE, held.params))
+        if trainable == len(held.params):
             return  # the usual step
-        moving = [
+        if trainable == held.trainable and held.settled:
+            return  # the same frozen set, every one of them compared already
+        held.trainable = trainable
+        frozen = [
             (name, p)
-            for name, p in zip(names, params, strict=True)
-            if not p.requires_grad
-            and p.grad is not None
-            and self._watched.get(id(p), 0) < _WATCHED_STEPS
+            for name, p in zip(held.names, held.params, strict=True)
+            if not p.requires_grad and _plain(p)
         ]
+        moving = [(n, p) for n, p in frozen if self._watched.get(id(p), 0) < _WATCHED_STEPS]
+        held.settled = not moving
         if not moving:
             return
         for _, p in moving:
             self._watched[id(p)] = self._watched.get(id(p), 0) + 1
-        before = [p.detach().clone() for _, p in moving]
+        before = [_head(p).clone() for _, p in moving]
         step = self._step_of()
 
         def after(opt: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
@@ -150,6 +144,22 @@ class FrozenMoved:
                 self._after(opt, moving, before, step)
 
         self._handle = optimizer.register_step_post_hook(after)
+
+    def _held_by(self, optimizer: torch.optim.Optimizer) -> _Held:
+        """The model's parameters the optimizer holds: built again only when its groups change
+        (add_param_group), not at every step of a model with many tensors."""
+        shape = tuple(len(group["params"]) for group in optimizer.param_groups)
+        held = self._held.get(optimizer)
+        if held is None or held.shape != shape:
+            pairs = [
+                (p, self._params[id(p)])
+                for group in optimizer.param_groups
+                for p in group["params"]
+                if id(p) in self._params
+            ]
+            held = _Held(shape, [p for p, _ in pairs], [n for _, n in pairs])
+            self._held[optimizer] = held
+        return held
 
     def _after(
         self,
@@ -162,7 +172,7 @@ class FrozenMoved:
         device = before[0].device
         changed = torch.stack(
             [
-                torch.ne(p.detach(), b).any().to(device)
+                torch.ne(_head(p), b).any().to(device)
                 for (_, p), b in zip(moving, before, strict=True)
             ]
         ).tolist()
@@ -186,6 +196,25 @@ class FrozenMoved:
         if self._handle is not None:
             self._handle.remove()
             self._handle = None
+
+
+class _Held:
+    """An optimizer's parameters of the model, and what the last step found among them."""
+
+    def __init__(self, shape: tuple[int, ...], params: list[torch.Tensor], names: list[str]):
+        self.shape, self.params, self.names = shape, params, names
+        self.trainable = -1  # how many were trainable at the last step with a frozen one
+        self.settled = False  # every frozen one then was compared _WATCHED_STEPS times
+
+
+def _head(p: torch.Tensor) -> torch.Tensor:
+    """The first elements of a parameter (a view when it is contiguous)."""
+    return p.detach().reshape(-1)[:_COMPARED]
+
+
+def _plain(p: torch.Tensor) -> bool:
+    """A dense tensor of this process: a sharded one (DTensor) would gather to be read."""
+    return type(p.detach()) is torch.Tensor and p.layout == torch.strided
 
 
 def _listed(names: list[str]) -> str:
