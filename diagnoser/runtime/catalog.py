@@ -684,7 +684,7 @@ CHECKS: tuple[Check, ...] = (
         ),
         (
             "at step {step} {optimizer}.step() (lr {lr}) left {share}% of the elements that had "
-            "a gradient unchanged in {count} bfloat16 tensors ({params}): at those weights' size "
+            "a gradient unchanged in bfloat16 tensors ({count}: {params}): at those weights' size "
             "each update is below bfloat16's resolution and rounds back to the same value, so "
             "they never train. Keep float32 master weights (the model in float32 under "
             "torch.autocast, or an optimizer that keeps a float32 copy); a higher lr is no fix",
@@ -735,12 +735,12 @@ CHECKS: tuple[Check, ...] = (
         ERROR,
         ("frozen parameters stay unchanged", "冻结的参数保持不变"),
         (
-            "at step {step} {optimizer}.step() changed {count} frozen parameters "
-            "(requires_grad=False): {params}. The optimizer still holds them: with a .grad that "
-            "is a tensor (zeroed, not None, or left from before the freeze) momentum, weight "
-            "decay and Adam's running averages keep moving them, and some optimizers decay "
-            "them with no gradient at all. Build the optimizer on the trainable parameters "
-            "only (or set the frozen ones' .grad to None)",
+            "at step {step} {optimizer}.step() changed frozen parameters "
+            "(requires_grad=False), {count} in all: {params}. The optimizer still holds them: "
+            "with a .grad that is a tensor (zeroed, not None, or left from before the freeze) "
+            "momentum, weight decay and Adam's running averages keep moving them, and some "
+            "optimizers decay them with no gradient at all. Build the optimizer on the trainable "
+            "parameters only (or set the frozen ones' .grad to None)",
             "第 {step} 步 {optimizer}.step() 改动了 {count} 个已冻结（requires_grad=False）的参数："
             "{params}。optimizer 里仍然有它们：只要 .grad 还是 tensor（被清零而不是 None，或者是"
             "冻结前留下的），momentum、weight decay 和 Adam 的滑动平均就会继续更新它们；有的 "
