@@ -127,3 +127,8 @@ def test_float32_weights_under_bfloat16_autocast_stay_quiet() -> None:
 
 def test_bfloat16_weights_whose_updates_show_stay_quiet() -> None:
     assert _train_block(torch.bfloat16, 3e-2) == []
+
+
+def test_bfloat16_weights_at_lr_0_stay_quiet() -> None:
+    """A warm-up that starts from lr 0 moves nothing by design."""
+    assert _train_block(torch.bfloat16, 0.0) == []

@@ -120,11 +120,16 @@ def bfloat16_snapshot(
     if not type(optimizer).__module__.startswith("torch.optim"):
         return []
     taken = []
-    for _, name, p in held:
+    for g, name, p in held:
         grad = p.grad
         if p.dtype != torch.bfloat16 or not p.requires_grad or grad is None:
             continue
-        if grad.layout != torch.strided or not (p.is_contiguous() and grad.is_contiguous()):
+        lr = optimizer.param_groups[g].get("lr")
+        if not isinstance(lr, (int, float, torch.Tensor)) or float(lr) == 0:
+            continue  # a warm-up from 0 moves nothing by design
+        if type(p.detach()) is not torch.Tensor or grad.layout != torch.strided:
+            continue  # a sharded parameter (DTensor) would gather to be read
+        if not (p.is_contiguous() and grad.is_contiguous()):
             continue
         view = p.detach().view(-1)[:_COMPARED]
         live = torch.ne(grad.detach().view(-1)[:_COMPARED], 0)
