@@ -81,3 +81,54 @@ def test_preflight_is_quiet_when_the_float16_parameters_are_frozen() -> None:
     report = preflight(model, (torch.randn(8, 16), torch.randint(0, 4, (8,))), None, optimizer)
     assert "optim.float16-weights" in report.ran
     assert "optim.float16-weights" not in {f.check for f in report.findings}
+
+
+class _Block(nn.Module):
+    def __init__(self, d: int = 32) -> None:
+        super().__init__()
+        self.ln = nn.LayerNorm(d)
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.fc(self.ln(x))
+
+
+def _train_block(dtype: torch.dtype, lr: float, *, autocast: bool = False) -> list:
+    torch.manual_seed(0)
+    model = nn.Sequential(_Block(), _Block()).to(dtype)
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    g = torch.Generator().manual_seed(1)
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(4):
+            x = torch.randn(8, 32, generator=g)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+                out = model(x.to(dtype))
+            loss = (out.float() - x.roll(1, -1)).pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            w.step(loss)
+    return w.findings
+
+
+def test_bfloat16_layernorm_gains_whose_adam_updates_round_away() -> None:
+    """The rest of each group moves, so no group is stuck: the LayerNorm gains (1.0, where
+    bfloat16 values are 0.0078 apart) do not, at lr 6e-4."""
+    assert bool((torch.ones(4, dtype=torch.bfloat16) - 6e-4 == 1).all())  # torch's rounding
+    [finding] = _train_block(torch.bfloat16, 6e-4)
+    assert finding.check == "watch.bfloat16-rounded" and finding.entry == "optimizer-step-no-update"
+    assert finding.values["params"] == "0.ln.weight, 1.ln.weight" and finding.values["step"] == 0
+    assert "float32" in finding.message("zh")
+
+
+def test_float32_weights_under_bfloat16_autocast_stay_quiet() -> None:
+    assert _train_block(torch.float32, 6e-4, autocast=True) == []
+
+
+def test_bfloat16_weights_whose_updates_show_stay_quiet() -> None:
+    assert _train_block(torch.bfloat16, 3e-2) == []
+
+
+def test_bfloat16_weights_at_lr_0_stay_quiet() -> None:
+    """A warm-up that starts from lr 0 moves nothing by design."""
+    assert _train_block(torch.bfloat16, 0.0) == []

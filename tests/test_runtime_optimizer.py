@@ -109,6 +109,57 @@ def test_frozen_layers_moved_by_momentum() -> None:
     assert w.findings[0].entry == "frozen-layers-trained"
 
 
+def _freeze_midway(make, set_to_none: bool, freeze_at: int = 5):
+    """Train everything, then freeze the stem at a step between watch's samples (every=10)."""
+    model = _mlp()
+    opt = make(model.parameters())
+    g = torch.Generator().manual_seed(3)
+    with watch(model, on_finding="quiet") as w:
+        for step in range(freeze_at + 3):
+            if step == freeze_at:
+                model[0].requires_grad_(False)
+            opt.zero_grad(set_to_none=set_to_none)
+            loss = nn.functional.cross_entropy(
+                model(torch.randn(16, 8, generator=g)), torch.randint(0, 3, (16,), generator=g)
+            )
+            loss.backward()
+            opt.step()
+            w.step(loss)
+    return w
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9),
+        lambda p: torch.optim.SGD(p, lr=0.1, weight_decay=1e-2),
+        lambda p: torch.optim.AdamW(p, lr=1e-3),
+    ],
+)
+def test_a_layer_frozen_between_samples_is_caught_at_its_first_step(make) -> None:
+    w = _freeze_midway(make, set_to_none=False)
+    [finding] = w.findings
+    assert finding.check == "watch.frozen-changed" and finding.values["step"] == 5
+    assert finding.values["params"] == "0.weight, 0.bias" and finding.values["count"] == 2
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, weight_decay=1e-2),
+        lambda p: torch.optim.AdamW(p, lr=1e-3),
+    ],
+)
+def test_a_layer_frozen_with_its_gradients_set_to_none_stays_quiet(make) -> None:
+    assert _freeze_midway(make, set_to_none=True).findings == []
+
+
+def test_a_frozen_zero_gradient_that_moves_nothing_stays_quiet() -> None:
+    # plain SGD without momentum or weight decay: a zeroed gradient is a step of 0
+    w = _freeze_midway(lambda p: torch.optim.SGD(p, lr=0.1), set_to_none=False)
+    assert w.findings == []
+
+
 def test_stale_gradients_without_zero_grad() -> None:
     model = _mlp()
     w = _loop(model, torch.optim.SGD(model.parameters(), lr=0.01), zero_grad=False)
@@ -261,3 +312,36 @@ def test_a_closure_computes_the_gradients_inside_step() -> None:
             opt.zero_grad()  # the gradients are None before each step: the closure makes them
             w.step(opt.step(closure))
     assert "watch.step-without-grads" not in _checks(w)
+
+
+def test_frozen_parameters_the_optimizer_holds_without_gradients_stay_quiet() -> None:
+    # torch's optimizers skip a parameter whose .grad is None: holding frozen ones is harmless
+    model = _mlp()
+    model[0].requires_grad_(False)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.1)
+    assert _loop(model, opt).findings == []
+
+
+class _DecayEverything(torch.optim.Optimizer):
+    """Decoupled weight decay on every parameter it holds, a gradient or not (a zero one is
+    made where there is none)."""
+
+    def __init__(self, params, lr: float = 0.02, weight_decay: float = 0.1) -> None:
+        super().__init__(params, {"lr": lr, "weight_decay": weight_decay})
+
+    @torch.no_grad()
+    def step(self, closure=None):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    p.grad = torch.zeros_like(p)
+                p.mul_(1 - group["lr"] * group["weight_decay"]).add_(p.grad, alpha=-group["lr"])
+
+
+def test_frozen_parameters_decayed_without_a_gradient() -> None:
+    model = _mlp()
+    model[2].requires_grad_(False)
+    w = _loop(model, _DecayEverything(list(model.parameters())))
+    [finding] = w.findings
+    assert finding.check == "watch.frozen-changed" and finding.values["step"] == 0
+    assert finding.values["params"] == "2.weight, 2.bias"

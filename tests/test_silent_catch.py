@@ -17,14 +17,20 @@ from .conftest import ROOT
 pytest.importorskip("torch")
 pytest.importorskip("numpy")  # two reproductions' datasets are numpy's
 
-# Caught within two steps of the fault, naming the right entry, by the catalogue on main; the
-# others (autocast opened for an absent device, train/eval BatchNorm gaps, bfloat16 weights with
-# no float32 copy, frozen layers moving between sampled steps, a step on cleared gradients)
-# are misses the bench reports.
+# Caught within two steps of the fault, naming the right entry; the others are misses the bench
+# reports: autocast hard-coded to "cuda" on a machine without CUDA (torch disables the context
+# itself, with a warning, so no autocast is on while the layers run) and a BatchNorm program whose
+# eval and train outputs do not actually differ.
 CAUGHT = [
+    "bf16_norm_weights_stuck_speculators",
+    "bf16_weights_no_master_copy",
     "ddp_forward_through_module",
     "dropout2d_training_true",
     "frozen_after_optimizer_fairseq",
+    "frozen_decayed_without_grad_muon",
+    "frozen_momentum_discuss",
+    "frozen_old_prompts_weight_decay_sprompts",
+    "frozen_trainable_modifier_sparseml",
     "functional_dropout_default",
     "lora_trainer_no_zero_grad",
     "scheduler_on_replaced_optimizer",
@@ -55,7 +61,8 @@ def _run(*args: str) -> list[dict[str, Any]]:
 
 def test_correct_training_programs_give_no_finding_and_never_crash() -> None:
     rows = _run("--kind", "correct")
-    assert len(rows) == 20
+    assert len(rows) == len(list((ROOT / "tests" / "data" / "silent" / "correct").glob("*.py")))
+    assert len(rows) >= 20
     noisy = [(r["program"], r["findings"], r["crash"]) for r in rows if r["findings"] or r["crash"]]
     assert not noisy, noisy
 

@@ -674,6 +674,28 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.bfloat16-rounded",
+        _W,
+        "optimizer-step-no-update",
+        WARNING,
+        (
+            "every bfloat16 weight the optimizer updates moves",
+            "optimizer 更新的每个 bfloat16 权重都在变",
+        ),
+        (
+            "at step {step} {optimizer}.step() (lr {lr}) left {share}% of the elements that had "
+            "a gradient unchanged in bfloat16 tensors ({count}: {params}): at those weights' size "
+            "each update is below bfloat16's resolution and rounds back to the same value, so "
+            "they never train. Keep float32 master weights (the model in float32 under "
+            "torch.autocast, or an optimizer that keeps a float32 copy); a higher lr is no fix",
+            "第 {step} 步 {optimizer}.step()（lr {lr}）之后，{count} 个 bfloat16 tensor"
+            "（{params}）里有梯度的元素有 {share}% 没有变：在这些权重的量级上，每次更新都小于 "
+            "bfloat16 的精度，舍入后又回到原值，所以它们根本没在训练。请保留 float32 的主权重"
+            "（模型用 float32，配合 torch.autocast；或者用自带 float32 副本的 optimizer），"
+            "调大 lr 解决不了问题",
+        ),
+    ),
+    _check(
         "watch.lr-ignored",
         _W,
         "optimizer-step-no-update",
@@ -713,12 +735,17 @@ CHECKS: tuple[Check, ...] = (
         ERROR,
         ("frozen parameters stay unchanged", "冻结的参数保持不变"),
         (
-            "{param} is frozen (requires_grad=False) but {optimizer}.step() changed it at step "
-            "{step}: frozen layers still change (momentum or weight decay on a zero gradient "
-            "that is not None)",
-            "{param} 已冻结（requires_grad=False），但第 {step} 步 {optimizer}.step() 还是改了它："
-            "冻结的层还在更新"
-            "（梯度是全 0 的 tensor 而不是 None，momentum 或 weight decay 照样生效）",
+            "at step {step} {optimizer}.step() changed frozen parameters "
+            "(requires_grad=False), {count} in all: {params}. The optimizer still holds them: "
+            "with a .grad that is a tensor (zeroed, not None, or left from before the freeze) "
+            "momentum, weight decay and Adam's running averages keep moving them, and some "
+            "optimizers decay them with no gradient at all. Build the optimizer on the trainable "
+            "parameters only (or set the frozen ones' .grad to None)",
+            "第 {step} 步 {optimizer}.step() 改动了 {count} 个已冻结（requires_grad=False）的参数："
+            "{params}。optimizer 里仍然有它们：只要 .grad 还是 tensor（被清零而不是 None，或者是"
+            "冻结前留下的），momentum、weight decay 和 Adam 的滑动平均就会继续更新它们；有的 "
+            "optimizer 在没有梯度时也照样做 weight decay。请只用可训练的参数构建 optimizer"
+            "（或者把冻结参数的 .grad 设为 None）",
         ),
     ),
     _check(

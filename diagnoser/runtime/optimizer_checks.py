@@ -5,7 +5,8 @@ that holds a parameter of the watched model, with nothing to pass to watch.
 - a step that leaves (nearly) every weight it had a gradient for unchanged, in every group or in
   some: float16/bfloat16 weights whose updates round away, a broken custom optimizer;
 - a frozen parameter (requires_grad=False) that a step changes anyway: momentum and weight decay
-  keep moving a parameter whose gradient is a zero tensor rather than None;
+  keep moving a parameter whose gradient is a zero tensor rather than None (at every step:
+  frozen_set.FrozenMoved);
 - a group whose lr does not show in its update: it moves at lr 0 (a group deliberately kept at
   lr 0 is not reported: some fine-tuning recipes freeze layers that way);
 - float16 weights the optimizer updates directly, at its first step (precision_checks.py);
@@ -24,7 +25,8 @@ from typing import Any
 import torch
 
 from .findings import Finding
-from .precision_checks import float16_weights
+from .frozen_set import FrozenMoved
+from .precision_checks import Snapshot, bfloat16_rounded_away, bfloat16_snapshot, float16_weights
 
 _SAMPLED_PER_GROUP = 4  # parameters compared before and after a sampled step, per group
 _FIRST_STEPS = 3
@@ -51,6 +53,7 @@ class OptimizerChecks:
         # (group index, name, parameter, its values and its gradient before the step)
         self._before: dict[int, list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]]]
         self._before = {}
+        self._bfloat16: dict[int, list[Snapshot]] = {}  # id(optimizer) -> its bfloat16 tensors
         # id(parameter) -> (hook, name, id(optimizer), parameter): after a sampled step, the
         # backwards into one parameter are watched until its optimizer's next step
         self._probes: dict[int, tuple[Any, str, int, torch.Tensor]] = {}
@@ -61,6 +64,7 @@ class OptimizerChecks:
         self._gradless: dict[int, int] = {}  # id(optimizer) -> sampled steps with no gradient
         self._handles: list[Any] = []
         self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
+        self._frozen_moved = FrozenMoved(params, report, step_of)
 
     def attach(self) -> None:
         from torch.optim.optimizer import (
@@ -75,6 +79,7 @@ class OptimizerChecks:
 
     def detach(self) -> None:
         self._drop_probes()
+        self._frozen_moved.close()
         for h in self._handles:
             h.remove()
         self._handles.clear()
@@ -98,6 +103,7 @@ class OptimizerChecks:
         return held
 
     def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        self._frozen_moved.before(optimizer)
         if self._probes:
             self._settle_probes(optimizer)
         # every optimizer is counted, the model's or not: a step between samples costs one
@@ -123,6 +129,7 @@ class OptimizerChecks:
             pass
         finally:
             self._before.pop(id(optimizer), None)
+            self._bfloat16.pop(id(optimizer), None)
 
     def _before_step(self, optimizer: torch.optim.Optimizer, n: int, closure: bool) -> None:
         held = self._held(optimizer)
@@ -140,17 +147,19 @@ class OptimizerChecks:
                 self._report("watch.float16-weights", "", half)
         if not closure:
             self._without_gradients(optimizer, held)
-        candidates: dict[tuple[int, bool], list[tuple[int, str, torch.Tensor]]] = {}
+        candidates: dict[int, list[tuple[int, str, torch.Tensor]]] = {}
         for g, name, p in held:
             grad = p.grad
-            if grad is not None and grad.layout == torch.strided and not grad.is_nested:
-                candidates.setdefault((g, p.requires_grad), []).append((g, name, p))
+            usable = grad is not None and grad.layout == torch.strided and not grad.is_nested
+            if usable and p.requires_grad:  # frozen ones are FrozenMoved's, at every step
+                candidates.setdefault(g, []).append((g, name, p))
         sampled = []
         for group in candidates.values():  # spread over the group: first, last and between
             for g, name, p in _spread(group, _SAMPLED_PER_GROUP):
                 assert p.grad is not None
                 sampled.append((g, name, p, p.detach().clone(), p.grad.detach().clone()))
         self._before[id(optimizer)] = sampled
+        self._bfloat16[id(optimizer)] = bfloat16_snapshot(optimizer, held)
 
     def _without_gradients(
         self, optimizer: torch.optim.Optimizer, held: list[tuple[int, str, torch.Tensor]]
@@ -186,15 +195,10 @@ class OptimizerChecks:
         moving: set[int] = set()
         ignored: set[int] = set()  # groups at lr 0 that moved: the step does not read their lr
         counts = _counts(optimizer, sampled)  # one read of every tensor's counts
-        for (g, name, p, _, _), count in zip(sampled, counts, strict=True):
+        for (g, _, _, _, _), count in zip(sampled, counts, strict=True):
             if count is None:
                 continue
-            if not p.requires_grad:
-                if count[0]:
-                    values = {"param": name, "step": step, "optimizer": type(optimizer).__name__}
-                    finding = Finding("watch.frozen-changed", values, location=name)
-                    self._report("watch.frozen-changed", "", finding)
-            elif len(count) == 1:  # a group at lr 0
+            if len(count) == 1:  # a group at lr 0
                 if count[0]:
                     ignored.add(g)
             elif count[0]:
@@ -207,6 +211,11 @@ class OptimizerChecks:
         self._lr_not_applied(optimizer, step, sorted(ignored))
         stuck = [g for g in moved if g not in moving]
         if not stuck:
+            # groups that move, with bfloat16 tensors in them that do not (LayerNorm gains)
+            taken = self._bfloat16.get(id(optimizer), [])
+            rounded = bfloat16_rounded_away(optimizer, taken, step)
+            if rounded is not None:
+                self._report("watch.bfloat16-rounded", "", rounded)
             return
         groups = optimizer.param_groups
         lrs = "/".join(sorted({_fmt(float(groups[g]["lr"])) for g in stuck}))
@@ -300,7 +309,7 @@ def _counts(
     sampled: list[tuple[int, str, torch.Tensor, torch.Tensor, torch.Tensor]],
 ) -> list[list[int] | None]:
     """For each sampled tensor, what its step did, all read with one `tolist()` (one sync on a
-    GPU rather than a few per tensor): a frozen one, [elements changed]; one in a group at lr 0,
+    GPU rather than a few per tensor): one in a group at lr 0,
     [finite elements changed] (a warm-up from 0 moves nothing by design, and NaN * 0 is NaN);
     else [elements with a gradient, those of them that changed]. None for a group whose lr is
     no number."""
@@ -311,10 +320,7 @@ def _counts(
         after = p.detach()
         changed = torch.ne(after, before)
         lr = optimizer.param_groups[g].get("lr", 1.0)
-        if not p.requires_grad:
-            reads.append(changed.sum())
-            sizes.append(1)
-        elif not isinstance(lr, (int, float, torch.Tensor)):
+        if not isinstance(lr, (int, float, torch.Tensor)):
             sizes.append(None)
         elif float(lr) == 0:
             finite = torch.logical_and(before.isfinite(), after.isfinite())

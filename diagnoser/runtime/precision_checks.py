@@ -11,6 +11,10 @@ Read in watch's forward hooks, on the layers autocast casts (Linear, convolution
 
 A layer run inside `torch.autocast(..., enabled=False)` (a deliberate float32 island) is never
 reported: autocast is then off for its device, and on for no other.
+
+And low-precision weights the optimizer updates directly, with no float32 master copy: float16
+ones at the first step (float16_weights), bfloat16 tensors whose updates round away at a sampled
+step (bfloat16_rounded_away).
 """
 
 from __future__ import annotations
@@ -93,3 +97,77 @@ def float16_weights(
         return Finding("optim.float16-weights", values, location=half[0])
     values["step"] = step
     return Finding("watch.float16-weights", values, location=half[0])
+
+
+# bfloat16 updates that round away, per tensor ---------------------------------------------------
+
+_COMPARED = 4096  # elements of each bfloat16 tensor compared before and after a sampled step
+_MIN_LIVE = 8  # elements with a gradient a tensor needs for its share to mean something
+_STUCK = 0.9  # a tensor whose elements with a gradient this share of did not change is stuck
+
+# (name, the first elements of the parameter (a view), their copy, where the gradient is not 0)
+Snapshot = tuple[str, torch.Tensor, torch.Tensor, torch.Tensor]
+
+
+def bfloat16_snapshot(
+    optimizer: torch.optim.Optimizer, held: list[tuple[int, str, torch.Tensor]]
+) -> list[Snapshot]:
+    """Before a sampled step: the first elements of each trainable bfloat16 tensor the optimizer
+    holds (a copy of at most _COMPARED elements each, not of the model). Only torch.optim's own
+    optimizers, whose bfloat16 update rounds to nearest: an optimizer with stochastic rounding
+    or Kahan summation (torchao, optimi) moves a weight in some steps by design, and an element
+    unchanged at one step is then no lost update."""
+    if not type(optimizer).__module__.startswith("torch.optim"):
+        return []
+    taken = []
+    for g, name, p in held:
+        grad = p.grad
+        if p.dtype != torch.bfloat16 or not p.requires_grad or grad is None:
+            continue
+        lr = optimizer.param_groups[g].get("lr")
+        if not isinstance(lr, (int, float, torch.Tensor)) or float(lr) == 0:
+            continue  # a warm-up from 0 moves nothing by design
+        if type(p.detach()) is not torch.Tensor or grad.layout != torch.strided:
+            continue  # a sharded parameter (DTensor) would gather to be read
+        if not (p.is_contiguous() and grad.is_contiguous()):
+            continue
+        view = p.detach().view(-1)[:_COMPARED]
+        live = torch.ne(grad.detach().view(-1)[:_COMPARED], 0)
+        taken.append((name, view, view.clone(), live))
+    return taken
+
+
+def bfloat16_rounded_away(
+    optimizer: torch.optim.Optimizer, taken: list[Snapshot], step: int
+) -> Finding | None:
+    """After the step: the bfloat16 tensors where most elements that had a gradient did not
+    change. bfloat16 keeps 8 bits of mantissa: at a weight of 1.0 (a LayerNorm gain) neighbouring
+    values are 0.0078 apart, so an Adam update of lr 6e-4 rounds back to the same weight every
+    step, whatever the gradient says. One read of every count (one sync on a GPU)."""
+    if not taken:
+        return None
+    device = taken[0][1].device
+    reads = []
+    for _, view, before, gradient in taken:
+        reads += [gradient.sum(), torch.logical_and(gradient, torch.eq(view, before)).sum()]
+    counts: list[int] = torch.stack([r.to(device) for r in reads]).tolist()
+    stuck, live_total, kept_total = [], 0, 0
+    for i, (name, _, _, _) in enumerate(taken):
+        live, kept = counts[2 * i], counts[2 * i + 1]
+        if live >= _MIN_LIVE and kept >= _STUCK * live:
+            stuck.append(name)
+            live_total += live
+            kept_total += kept
+    if not stuck:
+        return None
+    shown = ", ".join(stuck[:5]) + (f" (+{len(stuck) - 5})" if len(stuck) > 5 else "")
+    lrs = sorted({f"{float(g['lr']):.3g}" for g in optimizer.param_groups if "lr" in g})
+    values = {
+        "step": step,
+        "optimizer": type(optimizer).__name__,
+        "count": len(stuck),
+        "params": shown,
+        "share": f"{100 * kept_total / live_total:.0f}",
+        "lr": "/".join(lrs),
+    }
+    return Finding("watch.bfloat16-rounded", values, location=stuck[0])
