@@ -55,6 +55,11 @@ _COMPILER_RAISED = compile_cached(
     rf"^(?:backend='[^'\n]+' raised:\n|\w+ raised )(?P<type>{_TYPE}): ?"
     r"(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"  # up to a blank line
 )
+# torch.compile's InductorError (torch >= 2.7): its message is the backend's own error,
+# `Type: message`.
+_INDUCTOR_RAISED = compile_cached(
+    rf"^(?P<type>{_TYPE}(?:Error|Exception)): ?(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"
+)
 # torch.compile's TorchRuntimeError when running an op on fake tensors failed (torch >= 2.6):
 # "Dynamo failed to run FX node with fake tensors: call_function f(*(...), **{}): got
 # RuntimeError('the op's own message')", the message as Python's repr of a string.
@@ -620,9 +625,9 @@ def _with_inner_error(err: Error) -> list[Error]:
     """An error that carries another inside its message: a DataLoader re-raise (the worker's
     original traceback), torch.compile's BackendCompilerFailed (the backend's own error, `backend=
     'inductor' raised:` then `Type: message` since torch 2.1, `debug_wrapper raised Type: message`
-    in 2.0), its TorchRuntimeError from a fake-tensor run (`got Type('message')` since torch 2.6,
-    `Failed running call_function f(*(...), **{}):` then the message before). The inner error
-    comes first, as the cause."""
+    in 2.0) and InductorError (`Type: message`, torch >= 2.7), its TorchRuntimeError from a
+    fake-tensor run (`got Type('message')` since torch 2.6, `Failed running call_function
+    f(*(...), **{}):` then the message before). The inner error comes first, as the cause."""
     if _WORKER.search(err.message):
         inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
         inner, _ = _read_traceback(inner_lines, 1)
@@ -634,8 +639,10 @@ def _with_inner_error(err: Error) -> list[Error]:
         return [err]
     if "from user code:" in err.message:  # torch.compile's: the line it was tracing is innermost
         err = _replace(err, frames=err.frames + _user_code_frames(err.message))
-    m = _COMPILER_RAISED.match(err.message)
-    if m and exc_type.endswith("BackendCompilerFailed"):
+    m = _COMPILER_RAISED.match(err.message) if exc_type.endswith("BackendCompilerFailed") else None
+    if m is None and exc_type.endswith("InductorError"):
+        m = _INDUCTOR_RAISED.match(err.message)
+    if m:
         inner = Error(m.group("type"), m.group("msg").strip(), err.frames, relation="cause")
         return [*_with_inner_error(inner), err]
     if exc_type.endswith(("TorchRuntimeError", "RuntimeError")):
