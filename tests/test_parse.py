@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from diagnoser.text.cleanup import decode
 from diagnoser.text.parse import parse
 
+REAL = Path(__file__).parent / "data" / "real"
+
 
 def _run(code: str) -> str:
     proc = subprocess.run(
@@ -218,7 +220,9 @@ def test_a_warning_printed_after_the_error_is_not_part_of_its_message(tmp_path: 
 
 def test_an_error_torch_compile_quotes_from_a_fake_tensor_run_is_the_cause() -> None:
     """torch.compile runs each op on fake tensors first; when that fails, its TorchRuntimeError
-    quotes the op's own error as `got RuntimeError('...')`: that error is the user's mistake."""
+    quotes the op's own error as `got RuntimeError('...')`: that error is the user's mistake. Its
+    class is not kept (the fake kernels raise other classes than eager, and torch 2.0-2.5 print
+    none); its frames end with the lines of the "from user code:" block."""
     err = _run("""
         import torch
         import torch.nn as nn
@@ -228,11 +232,27 @@ def test_an_error_torch_compile_quotes_from_a_fake_tensor_run_is_the_cause() -> 
     """)
     trace = parse(err)
     root = trace.root
-    assert root is not None and root.exc_type == "RuntimeError" and root.relation == "cause"
+    assert root is not None and root.exc_type is None and root.relation == "cause"
+    traced = root.frames[-1]  # the last line of the "from user code:" block
+    assert traced.line == "return F.conv2d(" and traced.filename.endswith("conv.py")
+    assert root.where is not None and (root.where.filename, root.where.lineno) == ("<string>", 6)
     assert root.message.startswith("Given groups=1, weight of size [8, 3, 3, 3]")
     assert root.message.endswith("to have 3 channels, but got 1 channels instead")
     assert trace.errors[-1].exc_type is not None
     assert trace.errors[-1].exc_type.endswith("TorchRuntimeError")
+
+
+def test_torch_compile_before_2_6_prints_the_ops_error_below_the_call() -> None:
+    """torch 2.0-2.5: `Failed running call_function f(*(...), **{}):`, the fake arguments' repr
+    wrapped over several lines, then the op's own message: that message is the cause, whole."""
+    text = (REAL / "compile" / "zero3-matmul-wrapped-repr.txt").read_text(encoding="utf-8")
+    trace = parse(text)
+    root = trace.root
+    assert root is not None and root.relation == "cause"
+    assert root.message == "size mismatch, got input (s0x896), vec (0)"
+    wrapper = trace.errors[-1]
+    assert wrapper.exc_type == "torch._dynamo.exc.TorchRuntimeError"
+    assert wrapper.message.startswith("Failed running call_function <built-in method matmul")
 
 
 def test_a_project_folder_named_torch_is_the_users_code() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 import signal
 import subprocess
@@ -10,6 +11,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -167,13 +169,112 @@ def _words(pattern: str) -> list[str]:
 def _adversarial(pattern: str, size: int = LINE) -> list[str]:
     """Long inputs built from what the pattern looks for: its words repeated (with and without a
     separator), long runs of letters, digits and each separator, shapes like `(1x1x...` and
-    `[1, 1, ...`, and a near miss (all but the last character)."""
+    `[1, 1, ...`, a near miss (all but the last character), and each way into the pattern
+    (_prefixes) followed by a long run that a quantifier after it could rescan."""
     words = _words(pattern)
     blocks = ["a", "1", "x", "1x", "(1x", "[1, ", "A_", *SEPARATORS, *words]
     blocks += [w + sep for w in words for sep in (" ", "_", ".")] + ["".join(words)]
     texts = [b * (size // len(b)) for b in blocks if b]
     texts += [(w * (size // len(w)))[:-1] + "!" for w in words]
+    return texts + _after_prefixes(pattern)
+
+
+# A quadratic pattern is only slow past the text that leads into it: `\berror\s*code\s*:?\s*(\d)`
+# rescans a run of blanks only after "error code", which no run of one block contains. Shorter
+# than LINE: a quadratic search of 20,000 characters already takes seconds.
+PREFIXED_RUN = 20_000
+RUNS = [" ", "a", "1"]  # blanks, word characters, digits: what \s*, \w*, \d* and .* take
+MAX_PREFIXES = 12
+
+
+def _after_prefixes(pattern: str) -> list[str]:
+    """Each of the pattern's ways in followed by a long run of blanks, of letters and of digits,
+    and repeated to a long line."""
+    texts = []
+    for prefix in _prefixes(pattern):
+        texts += [prefix + run * PREFIXED_RUN for run in RUNS]
+        texts.append(prefix * (PREFIXED_RUN // len(prefix)))
     return texts
+
+
+def _sre() -> tuple[Any, Any]:
+    """re's own parser and its node kinds (re._parser since Python 3.11, sre_parse before)."""
+    try:
+        return importlib.import_module("re._parser"), importlib.import_module("re._constants")
+    except ImportError:
+        return importlib.import_module("sre_parse"), importlib.import_module("sre_constants")
+
+
+def _prefixes(pattern: str) -> list[str]:
+    r"""The shortest texts that match the pattern up to the end of each of its literal fragments,
+    one per branch taken (read from the parsed pattern: `error\s*(?:\(|code\s*:?)` gives
+    "error", "error(", "errorcode"), longest first."""
+    parser, c = _sre()
+    try:
+        parsed = parser.parse(pattern)
+    except re.error:
+        return []
+    found: set[str] = set()
+
+    def walk(items: list[Any], heads: list[str]) -> list[str]:
+        for n, (op, arg) in enumerate(items):
+            if op is c.LITERAL:
+                heads = [h + chr(arg) for h in heads]
+                if n + 1 == len(items) or items[n + 1][0] is not c.LITERAL:
+                    found.update(heads)  # the end of a literal fragment
+            elif op is c.NOT_LITERAL:
+                heads = [h + ("b" if arg == ord("a") else "a") for h in heads]
+            elif op is c.ANY:
+                heads = [h + "a" for h in heads]
+            elif op is c.IN:
+                heads = [h + _member(arg, c) for h in heads]
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, getattr(c, "POSSESSIVE_REPEAT", None)):
+                low, _, sub = arg
+                for _ in range(min(low, 3)):
+                    heads = walk(list(sub), heads)
+            elif op is c.SUBPATTERN:
+                heads = walk(list(arg[-1]), heads)
+            elif op is getattr(c, "ATOMIC_GROUP", None):
+                heads = walk(list(arg), heads)
+            elif op is c.BRANCH:
+                heads = [t for alt in arg[1] for t in walk(list(alt), heads)][:64]
+            # anchors, lookarounds and backreferences consume nothing here
+        return heads
+
+    walk(list(parsed), [""])
+    return sorted(found, key=lambda t: (-len(t), t))[:MAX_PREFIXES]
+
+
+def _member(items: list[Any], c: Any) -> str:
+    """A character the class `[...]` matches."""
+
+    def inside(ch: str) -> bool:
+        for op, arg in items:
+            if op is c.LITERAL and ch == chr(arg):
+                return True
+            if op is c.RANGE and arg[0] <= ord(ch) <= arg[1]:
+                return True
+            if op is c.CATEGORY and re.fullmatch(_CATEGORIES.get(str(arg), "(?!)"), ch):
+                return True
+        return False
+
+    negated = bool(items) and items[0][0] is c.NEGATE
+    if negated:
+        items = items[1:]
+    for ch in (" ", "a", "1", "_", "-", "/", "x", ".", ":"):
+        if inside(ch) != negated:
+            return ch
+    return "a"
+
+
+_CATEGORIES = {
+    "CATEGORY_DIGIT": r"\d",
+    "CATEGORY_NOT_DIGIT": r"\D",
+    "CATEGORY_SPACE": r"\s",
+    "CATEGORY_NOT_SPACE": r"\S",
+    "CATEGORY_WORD": r"\w",
+    "CATEGORY_NOT_WORD": r"\W",
+}
 
 
 def _cpu_seconds(compiled: re.Pattern[str], text: str) -> float:
@@ -225,6 +326,18 @@ def test_the_linearity_check_catches_a_quadratic_pattern() -> None:
     quadratic = re.compile(r"(?P<loader>'?\w*_?dataloader'?) does not have many workers", re.I)
     texts = _adversarial(quadratic.pattern, size=20_000)
     assert any(_cpu_seconds(quadratic, t) > CPU_BOUND for t in texts)
+
+
+def test_the_linearity_check_reaches_a_quantifier_behind_a_literal() -> None:
+    """The fuzzy stage's error-code pattern before f778706: `\\s*:?\\s*` after "error code"
+    rescans a run of blanks only once "error" and "code" lead into it, which no run of one block
+    holds. The texts built from the pattern's ways in catch it; the others did not."""
+    old = re.compile(r"(?i)\berror\s*(?:\(\s*|=\s*|code\s*:?\s*)(\d{1,5})\b")
+    assert "errorcode" in _prefixes(old.pattern)
+    prefixed = _after_prefixes(old.pattern)
+    assert any(_cpu_seconds(old, t) > CPU_BOUND for t in prefixed)
+    others = [t for t in _adversarial(old.pattern, size=PREFIXED_RUN) if t not in prefixed]
+    assert all(_cpu_seconds(old, t) <= CPU_BOUND for t in others)
 
 
 def test_a_megabyte_line_is_diagnosed_quickly(index: Index) -> None:

@@ -11,8 +11,9 @@ from ..knowledge.regex_cache import compile_cached
 _CONTROL = compile_cached(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # Our own colours, when the report is coloured: SGR sequences and nothing else.
 _COLOUR_OR_CONTROL = compile_cached(r"(\x1b\[[0-9;]*m)|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-# Code spans (any run of backticks, closed by the same run) are shown as written.
-_CODE_SPAN = compile_cached(r"(`+)(?:(?!\1)[\s\S])*?\1")
+# Code spans (any run of backticks, closed by the same run) are shown as written. The opening run
+# is taken whole: a part of it would be retried at each of its backticks (quadratic on a long run).
+_CODE_SPAN = compile_cached(r"(?<!`)(`+)(?!`)(?:(?!\1)[\s\S])*?\1")
 
 
 def _shown(control: str) -> str:

@@ -52,6 +52,9 @@ _PREFIXES = [
         r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"
     ),  # logging formats
     compile_cached(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
+    # torch 2.0-2.1's own loggers: "torch._dynamo.convert_frame: [WARNING] " (a module path, in
+    # lower case: "RuntimeError: [ERROR] ..." is an exception line)
+    compile_cached(r"^(?:[a-z_]\w*\.)+[a-z_]\w*: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] ?"),
     compile_cached(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
     compile_cached(r"^(?:stderr|stdout): "),  # a subprocess's output relayed (accelerate's tests)
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines

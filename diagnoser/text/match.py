@@ -193,7 +193,12 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         keep(m)
     for m in _finding_matches(trace.text, index):
         keep(m)
-    ranked = sorted(_warnings_last(best.values()), key=lambda m: -m.score)
+    # at equal scores, a wording that also fits the failing line (a `code` condition) is the more
+    # specific answer: gather's index under torch.compile, on a cross_entropy line, is the target
+    ranked = sorted(
+        _warnings_last(best.values()),
+        key=lambda m: (-m.score, not (m.signature is not None and m.signature.code)),
+    )
     return Diagnosis(trace, tuple(ranked))
 
 
@@ -247,10 +252,11 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
         if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
             score -= _TYPE_MISMATCH_PENALTY
         before = err.message[: hit.start()]
-        if not err.exc_type and len(before.split()) >= 3 and ":" not in before:
+        if not err.exc_type and not err.relation and len(before.split()) >= 3 and ":" not in before:
             # a message mentioned in a sentence ("... until I get CUDA out of memory"), not
             # after a log's "Warning:" or "Error:", names the error no more surely than its
-            # phrases do
+            # phrases do; one quoted inside another error (torch.compile's report of a fake-tensor
+            # run, printed without its class) is no sentence
             score = min(score, _NAMED_SCORE)
         values = {k: v for k, v in hit.groupdict().items() if v is not None}
         out.append(Match(entry, score, err, "signature", sig, values))

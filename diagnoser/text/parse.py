@@ -55,12 +55,21 @@ _COMPILER_RAISED = compile_cached(
     rf"^(?:backend='[^'\n]+' raised:\n|\w+ raised )(?P<type>{_TYPE}): ?"
     r"(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"  # up to a blank line
 )
+# torch.compile's InductorError (torch >= 2.7): its message is the backend's own error,
+# `Type: message`.
+_INDUCTOR_RAISED = compile_cached(
+    rf"^(?P<type>{_TYPE}(?:Error|Exception)): ?(?P<msg>[^\n]*(?:\n(?!\n)[^\n]*)*)"
+)
 # torch.compile's TorchRuntimeError when running an op on fake tensors failed (torch >= 2.6):
 # "Dynamo failed to run FX node with fake tensors: call_function f(*(...), **{}): got
 # RuntimeError('the op's own message')", the message as Python's repr of a string.
 _FAKE_TENSOR_GOT = compile_cached(
     rf"\}}\): got (?P<type>{_TYPE})\((?P<lit>'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")\)"
 )
+# torch.compile's TorchRuntimeError when running an op on fake tensors failed (torch 2.0-2.5; torch
+# 1.14's nightlies printed it as a RuntimeError): the call with its fake arguments (their repr may
+# span lines) up to "**{kwargs}):", then the op's own message on the next lines.
+_FAILED_RUNNING = compile_cached(r"^Failed running (?:call_function|call_method|call_module) ")
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
 # Errors Python reports while shutting down, after the one that stopped the program.
@@ -551,7 +560,9 @@ def _read_message(
     as torch.utils.cpp_extension prints a build failure whose message starts with a line break):
     then the message is the lines below it."""
     parts = [first]
-    ends_at_colon = not first.strip()
+    # torch.compile's report of a failed fake-tensor run (torch 2.0-2.5) puts the op's own message
+    # below the call, unindented: it is read on like a line that ends at its colon
+    ends_at_colon = not first.strip() or bool(_FAILED_RUNNING.match(first))
     while i < len(lines) and len(parts) < MAX_MESSAGE_LINES:
         line = lines[i]
         if not line.strip() and not _continues(lines, i + 1):
@@ -614,25 +625,78 @@ def _with_inner_error(err: Error) -> list[Error]:
     """An error that carries another inside its message: a DataLoader re-raise (the worker's
     original traceback), torch.compile's BackendCompilerFailed (the backend's own error, `backend=
     'inductor' raised:` then `Type: message` since torch 2.1, `debug_wrapper raised Type: message`
-    in 2.0), its TorchRuntimeError from a fake-tensor run (`got Type('message')`). The inner
-    error comes first, as the cause."""
+    in 2.0) and InductorError (`Type: message`, torch >= 2.7), its TorchRuntimeError from a
+    fake-tensor run (`got Type('message')` since torch 2.6, `Failed running call_function
+    f(*(...), **{}):` then the message before). The inner error comes first, as the cause."""
     if _WORKER.search(err.message):
         inner_lines = err.message[err.message.find("Original Traceback") :].split("\n")
         inner, _ = _read_traceback(inner_lines, 1)
         if inner is None or not inner.exc_type:
             return [err]
         return [_replace(inner, relation="worker"), err]
-    m = _COMPILER_RAISED.match(err.message)
-    if m and err.exc_type and err.exc_type.endswith("BackendCompilerFailed"):
-        return [Error(m.group("type"), m.group("msg").strip(), relation="cause"), err]
-    m = _FAKE_TENSOR_GOT.search(err.message)
-    if m and err.exc_type and err.exc_type.endswith("TorchRuntimeError"):
-        # the quoted error is what eager mode raises too: the family of the user's mistake
+    exc_type = err.exc_type
+    if not exc_type:
+        return [err]
+    if "from user code:" in err.message:  # torch.compile's: the line it was tracing is innermost
+        err = _replace(err, frames=err.frames + _user_code_frames(err.message))
+    m = _COMPILER_RAISED.match(err.message) if exc_type.endswith("BackendCompilerFailed") else None
+    if m is None and exc_type.endswith("InductorError"):
+        m = _INDUCTOR_RAISED.match(err.message)
+    if m:
+        inner = Error(m.group("type"), m.group("msg").strip(), err.frames, relation="cause")
+        return [*_with_inner_error(inner), err]
+    if exc_type.endswith(("TorchRuntimeError", "RuntimeError")):
+        message = _fake_run_error(err.message)
+        if message:
+            # What eager mode raises too: the family of the user's mistake. Its class is not
+            # kept: the fake kernels check with other exceptions than eager's (an assert where
+            # eager raises RuntimeError), and before torch 2.6 no class is printed at all.
+            return [Error(None, message, err.frames, relation="cause"), err]
+    return [err]
+
+
+def _fake_run_error(message: str) -> str | None:
+    """The op's own error inside torch.compile's report of a failed fake-tensor run: quoted as
+    `got RuntimeError('...')` (torch >= 2.6), or the lines after the call `Failed running
+    call_function f(*(FakeTensor(..., size=(4, 10)), ...), **{}):` up to a blank line (2.0-2.5)."""
+    m = _FAKE_TENSOR_GOT.search(message)
+    if m:
         import ast  # here, not at the top: importing it costs a cold start 1.5 ms
 
         try:
-            inner = ast.literal_eval(m.group("lit"))
+            return str(ast.literal_eval(m.group("lit"))).strip() or None
         except (ValueError, SyntaxError):
-            return [err]
-        return [Error(m.group("type"), str(inner).strip(), relation="cause"), err]
-    return [err]
+            return None
+    if not _FAILED_RUNNING.match(message):
+        return None
+    lines = message.split("\n")
+    # the call ends at the first line that closes it with "):"; a FakeTensor's repr may wrap
+    end = next((i for i, line in enumerate(lines) if line.rstrip().endswith("):")), None)
+    if end is None:
+        return None
+    inner = []
+    for line in lines[end + 1 :]:
+        if not line.strip() or line.startswith("from user code:"):
+            break
+        inner.append(line)
+    return "\n".join(inner).strip() or None
+
+
+def _user_code_frames(message: str) -> tuple[Frame, ...]:
+    """The frames of torch.compile's "from user code:" block: the user's line being traced, then
+    the library lines it called into, innermost last."""
+    at = message.find("from user code:")
+    if at < 0:
+        return ()
+    lines = message[at:].split("\n")[1:]
+    frames = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            break
+        m = _FRAME.match(line)
+        if m:
+            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            source = m.group("src") or (nxt.strip() if _is_source_line(nxt) else None)
+            name = m.group("name") or ""
+            frames.append(Frame(m.group("file"), int(m.group("line")), name, source))
+    return tuple(frames)

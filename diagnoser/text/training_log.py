@@ -20,7 +20,7 @@ _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
 _SEGMENTS = compile_cached(r"(?<!\s)\s*(?:\||,|;|\t| - | — )\s*")
 _PAIR = compile_cached(
     r"(?<![\w./])(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){0,3}?)"
-    rf"['\"]?\s*[:=]?\s*['\"]?(?P<value>{_NUM})"
+    rf"['\"]?\s*(?:[:=]\s*)?['\"]?(?P<value>{_NUM})"  # one run of blanks or two around [:=]
     r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
@@ -48,8 +48,9 @@ _GRAD_NONE = compile_cached(
 # One parameter's gradient norm per line, as printed from model.named_parameters():
 # "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)".
 _PARAM_GRAD = compile_cached(
-    rf"^\s*(?P<param>(?=[\w.]*[A-Za-z])[\w.]+\.(?:weight|bias)\w*)\s*[:|,]?\s+"
-    rf"grad(?:ient)?(?:[ _]norm)?\s*[:=]?\s*(?:norm\s*=\s*|tensor\()?(?P<value>{_NUM})(?![\w.])",
+    rf"^\s*(?P<param>(?=[\w.]*[A-Za-z])[\w.]+\.(?:weight|bias)\w*)(?:\s*[:|,])?\s+"
+    rf"grad(?:ient)?(?:[ _]norm)?\s*(?:[:=]\s*)?(?:norm\s*=\s*|tensor\()?"
+    rf"(?P<value>{_NUM})(?![\w.])",
     re.IGNORECASE,
 )
 _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
