@@ -150,3 +150,45 @@ def test_an_unlabelled_watch_line_is_still_read() -> None:
     """Logs written before watch labelled its lines."""
     log = read("[diagnoser] step 0 | loss 0.5 | grad_norm 1.2 | memory 120.5 MB")
     assert log.series["loss"][0].value == 0.5 and log.series["memory"][0].value == 120.5
+
+
+# -- losses printed as tensors --------------------------------------------------------------------
+
+
+def _printed_losses(lr: float) -> tuple[str, list[float]]:
+    """A loop that prints the loss tensor itself, as users do (`print(loss)`, f"loss: {loss}"):
+    the text is torch's own repr of each step's loss (a regression that diverges at a large lr)."""
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
+    x, y = torch.randn(32, 4) * 10, torch.randn(32, 1)
+    lines, values = [], []
+    for epoch in range(40):
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        lines.append(f"epoch {epoch} loss: {loss}" if epoch % 2 else str(loss))
+        values.append(loss.item())
+    return "\n".join(lines), values
+
+
+def test_a_printed_loss_tensor_is_read_as_the_loss() -> None:
+    text, values = _printed_losses(1e-3)
+    assert "grad_fn=<MseLossBackward0>" in text  # what torch prints, whatever the version
+    read_values = [p.value for p in read(text).series["loss"]]
+    assert read_values == pytest.approx(values, rel=1e-3)
+
+
+def test_a_printed_loss_tensor_that_turns_nan_is_diagnosed(index: Index) -> None:
+    text, values = _printed_losses(10.0)
+    assert any(v != v for v in values), values  # torch's own nan, printed as tensor(nan, ...)
+    best = diagnose(text, index).best
+    assert best is not None and best.entry.id == "nan-loss"
+    # read from the printed values, which say where it first went non-finite
+    first = next(i for i, v in enumerate(values) if v != v or abs(v) == float("inf"))
+    assert best.method == "log" and best.values["at"] == f"line {first + 1}"
+    healthy, _ = _printed_losses(1e-3)
+    best = diagnose(healthy, index).best
+    assert best is None or best.entry.id != "nan-loss"

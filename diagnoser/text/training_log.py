@@ -35,6 +35,17 @@ _KEY_THEN_NUMBER = compile_cached(
     r"|l(?:oading|oad|oss|ogging)|m(?:emory|em|etrics?|odel)|norm|optim(?:izer)?|reserved"
     r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
 )
+# print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
+# (device=/dtype= beside it off the CPU): the number is the value, and a loss's grad_fn says it is
+# a loss where nothing before it on the line names one (a column of printed losses)
+# (its number written without _NUM's `\d+\.?\d*`, whose two runs of digits backtrack against each
+# other when no `)` follows a long run of digits)
+_SCALAR_TENSOR = compile_cached(
+    r"\btensor\(\s{0,3}([-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?))"
+    r"((?:,[^()\n]{0,200})?)\)",
+    re.IGNORECASE,
+)
+_LOSS_GRAD_FN = ("lossbackward", "crossentropy", "kldivbackward")
 _EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
 _STEP = compile_cached(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
 _GRAD_SET = compile_cached(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
@@ -216,8 +227,19 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             continue  # the |---|---| under a Markdown header
         header = _table_header(cells)
         if header is None:
-            _read_line(line, lineno, log)
+            _read_line(
+                _SCALAR_TENSOR.sub(_scalar, line) if "tensor(" in line else line, lineno, log
+            )
     return log
+
+
+def _scalar(m: re.Match[str]) -> str:
+    """A printed 0-d tensor as its number; `loss <number>` when its grad_fn is a loss's and the
+    line names no loss before it."""
+    grad_fn = m.group(2).lower()
+    if any(w in grad_fn for w in _LOSS_GRAD_FN) and "loss" not in m.string[: m.start()].lower():
+        return f"loss {m.group(1)}"
+    return m.group(1)
 
 
 # The founding guide 001's benchmark_dataloader prints, for each num_workers it tries:
