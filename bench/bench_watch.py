@@ -246,11 +246,12 @@ def _setup(name: str, device: torch.device) -> _Setup:
 def _block(
     run: _Setup, context: AbstractContextManager[Any], steps: int, device: torch.device
 ) -> float:
-    """Seconds for `steps` training steps inside `context` (watch, detect_anomaly or nothing)."""
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    start = _clock(device)
+    """Seconds for `steps` training steps inside `context` (watch, detect_anomaly or nothing);
+    attaching and detaching are not counted: a run does them once."""
     with context as w:
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        start = _clock(device)
         for _ in range(steps):
             loss = run.loss_fn(run.model(run.x), run.y)
             run.optimizer.zero_grad(set_to_none=True)
@@ -259,9 +260,9 @@ def _block(
             if isinstance(w, Watch):
                 w.step(loss)
             loss.item()  # a real loop reads the loss: one sync per step in every variant
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    return _clock(device) - start
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        return _clock(device) - start
 
 
 def _rounds(
