@@ -21,12 +21,15 @@ whether its upper bound is within the goal.
 
 On a GPU the data lives on the device and time is wall-clock time after a synchronize; on the CPU
 it runs on one thread and time is the process's CPU time, so that other work on a shared machine
-blurs the ratios less. Watch's optimizer hooks are global: they also see the plain blocks'
-optimizer steps, where they count the step and return (microseconds on steps of tens of
-milliseconds).
+blurs the ratios less. Watch is detached during the plain blocks, its global optimizer hooks
+too: they cost the plain blocks nothing.
 
-Usage: python bench/bench_watch.py [--pairs N] [--quick] [--device cpu|cuda] [--every N]
-       [--only tiny,cnn,mnist-cnn,nanogpt,resnet]
+Each model gets as many rounds as fit in --seconds (60) by its warm-up round's time, at least
+--least (20) and at most 200: a cheap model's interval narrows with more rounds, nanoGPT stays at
+the least. About 6 minutes in all on one CPU thread.
+
+Usage: python bench/bench_watch.py [--seconds S] [--least N] [--quick] [--device cpu|cuda]
+       [--every N] [--only tiny,cnn,mnist-cnn,nanogpt,resnet]
 """
 
 from __future__ import annotations
@@ -265,8 +268,20 @@ def _block(
         return _clock(device) - start
 
 
+@dataclass
+class _Plan:
+    seconds: float  # measured time per model, roughly
+    least: int  # rounds
+    most: int
+
+    def rounds(self, warm_up: float) -> int:
+        """As many rounds as fit in the time, by the warm-up round's seconds."""
+        fit = int(self.seconds / warm_up) if warm_up > 0 else self.most
+        return min(self.most, max(self.least, fit))
+
+
 def _rounds(
-    name: str, others: list[str], steps: int, pairs: int, every: int, device: torch.device
+    name: str, others: list[str], steps: int, plan: _Plan, every: int, device: torch.device
 ) -> tuple[list[float], dict[str, list[float]]]:
     """(plain seconds per block, {variant: its seconds per block}), one block of each variant per
     round, in an order that turns around every round; after one unmeasured block of each."""
@@ -278,10 +293,9 @@ def _rounds(
         "detect_anomaly": lambda: torch.autograd.detect_anomaly(check_nan=True),
     }
     variants = ["plain", *others]
-    for variant in variants:
-        _block(run, contexts[variant](), steps, device)  # warm-up
+    warm_up = sum(_block(run, contexts[variant](), steps, device) for variant in variants)
     times: dict[str, list[float]] = {v: [] for v in variants}
-    for i in range(pairs):
+    for i in range(plan.rounds(warm_up)):
         for variant in variants if i % 2 == 0 else variants[::-1]:
             times[variant].append(_block(run, contexts[variant](), steps, device))
     plain = times.pop("plain")
@@ -311,22 +325,22 @@ def _percent(r: float) -> str:
     return f"{100 * (r - 1):+.1f}%"
 
 
-def _report_fixed(pairs: int, steps: int, every: int, device: torch.device) -> None:
-    plain, times = _rounds("tiny", ["watch"], steps, pairs, every, device)
+def _report_fixed(plan: _Plan, steps: int, every: int, device: torch.device) -> None:
+    plain, times = _rounds("tiny", ["watch"], steps, plan, every, device)
     extra = [1e6 * (w - p) / steps for p, w in zip(plain, times["watch"], strict=True)]
     low, high = median_interval(extra)
     verdict = "within" if high <= _FIXED_GOAL_US else "NOT within"
     print(
         f"  tiny MLP   plain {1e6 * statistics.median(plain) / steps:6.0f} us/step, watch's fixed "
         f"cost {statistics.median(extra):4.0f} us/step (95% {low:.0f} to {high:.0f}; "
-        f"{verdict} the {_FIXED_GOAL_US:.0f} us goal)"
+        f"{verdict} the {_FIXED_GOAL_US:.0f} us goal; {len(plain)} rounds)"
     )
 
 
 def _report_overhead(
-    name: str, others: list[str], pairs: int, steps: int, every: int, device: torch.device
+    name: str, others: list[str], plan: _Plan, steps: int, every: int, device: torch.device
 ) -> None:
-    plain, times = _rounds(name, others, steps, pairs, every, device)
+    plain, times = _rounds(name, others, steps, plan, every, device)
     parts = []
     for variant, seconds in times.items():
         ratios = [v / p for p, v in zip(plain, seconds, strict=True)]
@@ -337,7 +351,7 @@ def _report_overhead(
             part += "; goal 3%: " + ("met" if high - 1 <= _OVERHEAD_GOAL else "NOT shown")
         parts.append(part)
     ms = 1000 * statistics.median(plain) / steps
-    print(f"  {name:10s} plain {ms:6.1f} ms/step, " + ", ".join(parts))
+    print(f"  {name:10s} plain {ms:6.1f} ms/step, " + ", ".join(parts) + f"; {len(plain)} rounds")
 
 
 def _clock(device: torch.device) -> float:
@@ -346,9 +360,10 @@ def _clock(device: torch.device) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--pairs", type=int, default=30, help="measured rounds per model")
+    parser.add_argument("--seconds", type=float, default=60, help="measured time per model")
+    parser.add_argument("--least", type=int, default=20, help="rounds per model at least")
     parser.add_argument("--every", type=int, default=10, help="watch's sampling period")
-    parser.add_argument("--quick", action="store_true", help="6 rounds: a smoke run")
+    parser.add_argument("--quick", action="store_true", help="6 rounds each: a smoke run")
     parser.add_argument("--only", default="tiny,cnn,mnist-cnn,nanogpt,resnet")
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args()
@@ -356,23 +371,23 @@ def main() -> None:
     if device.type == "cpu":
         torch.set_num_threads(1)
     warnings.filterwarnings("ignore", "Anomaly Detection has been enabled")  # asked for here
-    pairs = 6 if args.quick else args.pairs
+    plan = _Plan(0, 6, 6) if args.quick else _Plan(args.seconds, args.least, 200)
     every = args.every
     only = args.only.split(",")
     name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu, one thread"
     print(
-        f"device: {name}, torch {torch.__version__}; {pairs} rounds per model, blocks of "
+        f"device: {name}, torch {torch.__version__}; blocks of "
         f"{every} steps ({10 * every} for the tiny MLP), watch's every={every}; medians of the "
         "rounds' ratios with 95% intervals"
     )
     started = time.perf_counter()
     if "tiny" in only:
-        _report_fixed(pairs, 10 * every, every, device)
+        _report_fixed(plan, 10 * every, every, device)
     if "cnn" in only:
-        _report_overhead("cnn", ["watch", "detect_anomaly"], pairs, every, every, device)
+        _report_overhead("cnn", ["watch", "detect_anomaly"], plan, every, every, device)
     for model in ("mnist-cnn", "nanogpt", "resnet"):
         if model in only:
-            _report_overhead(model, ["watch"], pairs, every, every, device)
+            _report_overhead(model, ["watch"], plan, every, every, device)
     print(f"({time.perf_counter() - started:.0f} s)")
 
 
