@@ -1,31 +1,47 @@
-"""What diagnoser.watch costs: training steps per second with watch, against plain training and
-against torch.autograd.detect_anomaly, all measured in the same run, reported as ratios.
+"""What diagnoser.watch costs, as ratios measured in one run: training steps with watch against
+the same steps without it, on the same model, optimizer and batch, in one process.
 
-The model is a small CNN (conv, batchnorm, ReLU, pooling, linear), trained with SGD on random
-data: enough layers for the per-module hooks to matter. A tiny MLP, trained the same way, shows
-watch's fixed cost per step (its hooks, its optimizer step hooks, its once-per-step read),
-which a tiny model cannot hide: reported as microseconds per step, beside the CNN's overhead in
-percent. On a GPU the data lives on the device and time is wall-clock time; on the CPU it runs
-on one thread and time is the process's CPU time, so that other work on a shared machine does
-not blur the ratios.
+Each model trains in blocks of steps: a block without watch, a block with it (the same Watch,
+attached for its block and detached after it, so that its step count and sampling go on as in one
+long run), in turn, the order alternating from round to round (A/B then B/A) so that whatever the
+first block of a round pays, or a drift of the machine, does not land on one side. A block is a
+whole number of watch's sampling periods (`every` steps, one sampled step each); the first block
+of each variant warms up (watch's first three steps, always sampled, are in it) and is not
+measured. A round gives one ratio, watched time over plain time; the report is the median of the
+rounds' ratios with a distribution-free 95% interval (order statistics of the binomial), and
+whether its upper bound is within the goal.
 
-Then watch's overhead in percent of training time on three realistic models, each trained with
-its usual optimizer (goal: at most 3%): pytorch-examples' MNIST CNN (Adadelta, batch 64), a small
-nanoGPT (6 layers, 256 wide, 4 heads, block 128, AdamW, batch 8) and a small ResNet (basic
-blocks 16-32-64 on 32x32 images, SGD with momentum, batch 32).
+- a tiny MLP, whose own step is short: watch's fixed cost per step, in microseconds (goal: 50);
+- a small CNN (conv, batchnorm, ReLU, pooling, linear), also against
+  torch.autograd.detect_anomaly;
+- three realistic models, each with its usual optimizer (goal: at most 3% of training time):
+  pytorch-examples' MNIST CNN (Adadelta, batch 64), a small nanoGPT (6 layers, 256 wide, 4 heads,
+  block 128, AdamW, batch 8) and a small ResNet (basic blocks 16-32-64 on 32x32 images, SGD with
+  momentum, batch 32).
 
-Usage: python bench/bench_watch.py [--steps N] [--repeats N] [--device cpu|cuda] [--batch N]
-       [--realistic-steps N] (0 skips the realistic models)
+On a GPU the data lives on the device and time is wall-clock time after a synchronize; on the CPU
+it runs on one thread and time is the process's CPU time, so that other work on a shared machine
+blurs the ratios less. Watch is detached during the plain blocks, its global optimizer hooks
+too: they cost the plain blocks nothing.
+
+Each model gets as many rounds as fit in --seconds (60) by its warm-up round's time, at least
+--least (20) and at most 200: a cheap model's interval narrows with more rounds, nanoGPT stays at
+the least. About 6 minutes in all on one CPU thread.
+
+Usage: python bench/bench_watch.py [--seconds S] [--least N] [--quick] [--device cpu|cuda]
+       [--every N] [--only tiny,cnn,mnist-cnn,nanogpt,resnet]
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
+import math
 import statistics
 import time
+import warnings
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -34,8 +50,12 @@ from torch import nn
 import diagnoser
 from diagnoser.runtime.watch import Watch
 
+_CONFIDENCE = 0.95
+_FIXED_GOAL_US = 50.0
+_OVERHEAD_GOAL = 0.03
 
-def _model(width: int) -> nn.Module:
+
+def _cnn(width: int = 16) -> nn.Module:
     def block(i: int, o: int) -> list[nn.Module]:
         return [nn.Conv2d(i, o, 3, padding=1), nn.BatchNorm2d(o), nn.ReLU()]
 
@@ -53,39 +73,6 @@ def _model(width: int) -> nn.Module:
 
 def _tiny() -> nn.Module:
     return nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 10))
-
-
-def _seconds(
-    setup: Callable[[nn.Module], AbstractContextManager[object]],
-    steps: int,
-    device: torch.device,
-    batch: int,
-    width: int,
-    tiny: bool = False,
-) -> float:
-    torch.manual_seed(0)
-    model = (_tiny() if tiny else _model(width)).to(device)
-    opt = torch.optim.SGD(model.parameters(), lr=0.01)
-    shape = (batch, 32) if tiny else (batch, 3, 32, 32)
-    x = torch.randn(*shape, device=device)
-    y = torch.randint(0, 10, (batch,), device=device)
-    loss_fn = nn.CrossEntropyLoss()
-    with setup(model) as w:
-        for i in range(steps + 3):  # 3 warm-up steps
-            if i == 3:
-                if device.type == "cuda":
-                    torch.cuda.synchronize()
-                start = _clock(device)
-            loss = loss_fn(model(x), y)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            if isinstance(w, Watch):
-                w.step(loss)
-            loss.item()  # a real loop reads the loss: one sync per step in every variant
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    return _clock(device) - start
 
 
 class _MnistNet(nn.Module):
@@ -212,59 +199,159 @@ def _realistic(name: str, device: torch.device) -> tuple[nn.Module, Any, Any, An
     return model, opt, x, y, nn.functional.cross_entropy
 
 
-def _realistic_seconds(name: str, watched: bool, steps: int, device: torch.device) -> float:
-    model, opt, x, y, loss_fn = _realistic(name, device)
-    setup: AbstractContextManager[Any] = (
-        diagnoser.watch(model, on_finding="quiet") if watched else nullcontext()
-    )
-    with setup as w:
-        for i in range(steps + 3):  # 3 warm-up steps
-            if i == 3:
-                if device.type == "cuda":
-                    torch.cuda.synchronize()
-                start = _clock(device)
-            loss = loss_fn(model(x), y)
-            opt.zero_grad(set_to_none=True)
+@dataclass
+class _Setup:
+    model: nn.Module
+    optimizer: Any
+    x: torch.Tensor
+    y: torch.Tensor
+    loss_fn: Any  # (output, target) -> loss
+
+
+def _setup(name: str, device: torch.device) -> _Setup:
+    """The model, its optimizer, one batch and the loss, as each project trains it."""
+    torch.manual_seed(0)
+    if name == "tiny":
+        model: nn.Module = _tiny().to(device)
+        x = torch.randn(32, 32, device=device)
+        y = torch.randint(0, 10, (32,), device=device)
+        sgd = torch.optim.SGD(model.parameters(), lr=0.01)
+        return _Setup(model, sgd, x, y, nn.functional.cross_entropy)
+    if name == "cnn":
+        model = _cnn().to(device)
+        x = torch.randn(32, 3, 32, 32, device=device)
+        y = torch.randint(0, 10, (32,), device=device)
+        sgd = torch.optim.SGD(model.parameters(), lr=0.01)
+        return _Setup(model, sgd, x, y, nn.functional.cross_entropy)
+    if name == "mnist-cnn":
+        model = _MnistNet().to(device)
+        opt: Any = torch.optim.Adadelta(model.parameters(), lr=1.0)
+        x = torch.randn(64, 1, 28, 28, device=device)
+        y = torch.randint(0, 10, (64,), device=device)
+        return _Setup(model, opt, x, y, nn.functional.nll_loss)
+    if name == "nanogpt":
+        model = _GPT().to(device)
+        opt = torch.optim.AdamW(model.parameters(), lr=6e-4, weight_decay=0.1)
+        x = torch.randint(0, 512, (8, 128), device=device)
+        y = torch.randint(0, 512, (8, 128), device=device)
+
+        def lm_loss(out: torch.Tensor, t: torch.Tensor) -> torch.Tensor:
+            return nn.functional.cross_entropy(out.view(-1, out.shape[-1]), t.view(-1))
+
+        return _Setup(model, opt, x, y, lm_loss)
+    model = _resnet().to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
+    x = torch.randn(32, 3, 32, 32, device=device)
+    y = torch.randint(0, 10, (32,), device=device)
+    return _Setup(model, opt, x, y, nn.functional.cross_entropy)
+
+
+def _block(
+    run: _Setup, context: AbstractContextManager[Any], steps: int, device: torch.device
+) -> float:
+    """Seconds for `steps` training steps inside `context` (watch, detect_anomaly or nothing);
+    attaching and detaching are not counted: a run does them once."""
+    with context as w:
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        start = _clock(device)
+        for _ in range(steps):
+            loss = run.loss_fn(run.model(run.x), run.y)
+            run.optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            opt.step()
-            if w is not None:
+            run.optimizer.step()
+            if isinstance(w, Watch):
                 w.step(loss)
-            loss.item()
-    if device.type == "cuda":
-        torch.cuda.synchronize()
-    return _clock(device) - start
+            loss.item()  # a real loop reads the loss: one sync per step in every variant
+        if device.type == "cuda":
+            torch.cuda.synchronize()
+        return _clock(device) - start
 
 
-def _report_realistic(steps: int, repeats: int, device: torch.device) -> None:
+@dataclass
+class _Plan:
+    seconds: float  # measured time per model, roughly
+    least: int  # rounds
+    most: int
+
+    def rounds(self, warm_up: float) -> int:
+        """As many rounds as fit in the time, by the warm-up round's seconds."""
+        fit = int(self.seconds / warm_up) if warm_up > 0 else self.most
+        return min(self.most, max(self.least, fit))
+
+
+def _rounds(
+    name: str, others: list[str], steps: int, plan: _Plan, every: int, device: torch.device
+) -> tuple[list[float], dict[str, list[float]]]:
+    """(plain seconds per block, {variant: its seconds per block}), one block of each variant per
+    round, in an order that turns around every round; after one unmeasured block of each."""
+    run = _setup(name, device)
+    watch = diagnoser.watch(run.model, on_finding="quiet", every=every)
+    contexts: dict[str, Callable[[], AbstractContextManager[Any]]] = {
+        "plain": nullcontext,
+        "watch": lambda: watch,  # the same Watch each time: attached for its block only
+        "detect_anomaly": lambda: torch.autograd.detect_anomaly(check_nan=True),
+    }
+    variants = ["plain", *others]
+    warm_up = sum(_block(run, contexts[variant](), steps, device) for variant in variants)
+    times: dict[str, list[float]] = {v: [] for v in variants}
+    for i in range(plan.rounds(warm_up)):
+        for variant in variants if i % 2 == 0 else variants[::-1]:
+            times[variant].append(_block(run, contexts[variant](), steps, device))
+    plain = times.pop("plain")
+    return plain, times
+
+
+def median_interval(values: list[float], confidence: float = _CONFIDENCE) -> tuple[float, float]:
+    """A distribution-free interval for the median: the k-th smallest and k-th largest values,
+    for the largest k at which the median lies outside with probability at most 1 - confidence
+    (the count of values below the median is binomial(n, 1/2)). The whole range when n is too
+    small for that."""
+    ordered = sorted(values)
+    n = len(ordered)
+    tail = 0.0
+    k = 0
+    while k < n // 2:
+        tail_next = tail + math.comb(n, k) / 2**n
+        if 2 * tail_next > 1 - confidence:
+            break
+        tail = tail_next
+        k += 1
+    k = max(k, 1)
+    return ordered[k - 1], ordered[n - k]
+
+
+def _percent(r: float) -> str:
+    return f"{100 * (r - 1):+.1f}%"
+
+
+def _report_fixed(plan: _Plan, steps: int, every: int, device: torch.device) -> None:
+    plain, times = _rounds("tiny", ["watch"], steps, plan, every, device)
+    extra = [1e6 * (w - p) / steps for p, w in zip(plain, times["watch"], strict=True)]
+    low, high = median_interval(extra)
+    verdict = "within" if high <= _FIXED_GOAL_US else "NOT within"
     print(
-        f"watch's overhead on realistic models ({steps} steps x {repeats}, every=10; "
-        "median of the paired ratios, each pair run back to back):"
+        f"  tiny MLP   plain {1e6 * statistics.median(plain) / steps:6.0f} us/step, watch's fixed "
+        f"cost {statistics.median(extra):4.0f} us/step (95% {low:.0f} to {high:.0f}; "
+        f"{verdict} the {_FIXED_GOAL_US:.0f} us goal; {len(plain)} rounds)"
     )
-    for name in ("mnist-cnn", "nanogpt", "resnet"):
-        _realistic_seconds(name, False, 3, device)  # the model's first run pays for warming up
-        plain: list[float] = []
-        ratios: list[float] = []
-        for i in range(repeats):
-            run = functools.partial(_realistic_seconds, name, steps=steps, device=device)
-            pair = _pair(run, i)
-            plain.append(pair[0])
-            ratios.append(pair[1] / pair[0])
-        spread = ", ".join(f"{100 * (r - 1):+.1f}" for r in sorted(ratios))
-        print(
-            f"  {name:10s} plain {1000 * statistics.median(plain) / steps:7.2f} ms/step, "
-            f"watch {100 * (statistics.median(ratios) - 1):+.1f}% (pairs: {spread})"
-        )
 
 
-def _pair(run: Callable[[bool], float], i: int) -> tuple[float, float]:
-    """(plain seconds, watched seconds), run back to back, plain first on even i and watched
-    first on odd i, so that whatever the first of two runs pays (or the machine's drift) does
-    not land on one side."""
-    if i % 2:
-        watched = run(True)
-        return run(False), watched
-    plain = run(False)
-    return plain, run(True)
+def _report_overhead(
+    name: str, others: list[str], plan: _Plan, steps: int, every: int, device: torch.device
+) -> None:
+    plain, times = _rounds(name, others, steps, plan, every, device)
+    parts = []
+    for variant, seconds in times.items():
+        ratios = [v / p for p, v in zip(plain, seconds, strict=True)]
+        low, high = median_interval(ratios)
+        middle = _percent(statistics.median(ratios))
+        part = f"{variant} {middle} (95% {_percent(low)} to {_percent(high)})"
+        if variant == "watch" and name != "cnn":
+            part += "; goal 3%: " + ("met" if high - 1 <= _OVERHEAD_GOAL else "NOT shown")
+        parts.append(part)
+    ms = 1000 * statistics.median(plain) / steps
+    print(f"  {name:10s} plain {ms:6.1f} ms/step, " + ", ".join(parts) + f"; {len(plain)} rounds")
 
 
 def _clock(device: torch.device) -> float:
@@ -273,58 +360,35 @@ def _clock(device: torch.device) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--steps", type=int, default=30)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--batch", type=int, default=32)
-    parser.add_argument("--width", type=int, default=16)
-    parser.add_argument("--realistic-steps", type=int, default=20)
+    parser.add_argument("--seconds", type=float, default=60, help="measured time per model")
+    parser.add_argument("--least", type=int, default=20, help="rounds per model at least")
+    parser.add_argument("--every", type=int, default=10, help="watch's sampling period")
+    parser.add_argument("--quick", action="store_true", help="6 rounds each: a smoke run")
+    parser.add_argument("--only", default="tiny,cnn,mnist-cnn,nanogpt,resnet")
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args()
     device = torch.device(args.device)
     if device.type == "cpu":
         torch.set_num_threads(1)
-    variants: dict[str, Callable[[nn.Module], AbstractContextManager[object]]] = {
-        "plain": lambda m: nullcontext(),
-        "watch": lambda m: diagnoser.watch(m, on_finding="quiet"),
-        "detect_anomaly": lambda m: torch.autograd.detect_anomaly(check_nan=True),
-    }
-    times: dict[str, list[float]] = {name: [] for name in variants}
-    for _ in range(args.repeats):  # interleaved, so a slow moment of the machine hits all alike
-        for name, setup in variants.items():
-            times[name].append(_seconds(setup, args.steps, device, args.batch, args.width))
-    median = {name: statistics.median(t) for name, t in times.items()}
-    name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu"
-    print(f"device: {name}, torch {torch.__version__}, {args.steps} steps x {args.repeats}")
-    for variant, seconds in median.items():
-        print(f"  {variant:15s} {1000 * seconds / args.steps:8.2f} ms/step")
-    plain = median["plain"]
-    print(f"watch / plain:          {median['watch'] / plain:.2f}x")
-    print(f"detect_anomaly / plain: {median['detect_anomaly'] / plain:.2f}x")
-    watch_extra = median["watch"] - plain
-    anomaly_extra = median["detect_anomaly"] - plain
-    if anomaly_extra > 0:
-        print(f"watch's overhead / detect_anomaly's: {watch_extra / anomaly_extra:.2f}")
-    print(f"watch's overhead on the CNN: {100 * watch_extra / plain:+.1f}% of training time")
-    tiny_steps = 10 * args.steps
-    tiny_plain: list[float] = []
-    extra: list[float] = []  # watch's seconds minus plain's, per pair run back to back
-    setups = {False: variants["plain"], True: variants["watch"]}
-
-    def tiny_run(watched: bool) -> float:
-        return _seconds(setups[watched], tiny_steps, device, args.batch, 0, True)
-
-    for i in range(args.repeats):
-        pair = _pair(tiny_run, i)
-        tiny_plain.append(pair[0])
-        extra.append(pair[1] - pair[0])
-    fixed = 1e6 * statistics.median(extra) / tiny_steps
-    spread = ", ".join(f"{1e6 * e / tiny_steps:.0f}" for e in sorted(extra))
+    warnings.filterwarnings("ignore", "Anomaly Detection has been enabled")  # asked for here
+    plan = _Plan(0, 6, 6) if args.quick else _Plan(args.seconds, args.least, 200)
+    every = args.every
+    only = args.only.split(",")
+    name = torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu, one thread"
     print(
-        f"watch's fixed cost per step (tiny MLP, median of pairs): {fixed:.0f} us "
-        f"(pairs: {spread}; plain {1e6 * statistics.median(tiny_plain) / tiny_steps:.0f} us)"
+        f"device: {name}, torch {torch.__version__}; blocks of "
+        f"{every} steps ({10 * every} for the tiny MLP), watch's every={every}; medians of the "
+        "rounds' ratios with 95% intervals"
     )
-    if args.realistic_steps:
-        _report_realistic(args.realistic_steps, args.repeats, device)
+    started = time.perf_counter()
+    if "tiny" in only:
+        _report_fixed(plan, 10 * every, every, device)
+    if "cnn" in only:
+        _report_overhead("cnn", ["watch", "detect_anomaly"], plan, every, every, device)
+    for model in ("mnist-cnn", "nanogpt", "resnet"):
+        if model in only:
+            _report_overhead(model, ["watch"], plan, every, every, device)
+    print(f"({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -315,6 +315,9 @@ def _counts(
     no number."""
     sizes: list[int | None] = []
     reads: list[torch.Tensor] = []
+    # Counted by torch.count_nonzero, and a gradient's non-zeros read by logical_and from the
+    # gradient itself: on a small model each call into torch costs more than the elements it
+    # reads, and a boolean tensor's sum() or a comparison with 0 costs about twice as much.
     for g, _, p, before, grad in sampled:
         # torch.ne and friends rather than != and &, which go through a Python wrapper each
         after = p.detach()
@@ -324,16 +327,18 @@ def _counts(
             sizes.append(None)
         elif float(lr) == 0:
             finite = torch.logical_and(before.isfinite(), after.isfinite())
-            reads.append(torch.logical_and(changed, finite).sum())
+            reads.append(torch.count_nonzero(torch.logical_and(changed, finite)))
             sizes.append(1)
         else:
-            live = torch.ne(grad, 0)
-            reads += [live.sum(), torch.logical_and(changed, live).sum()]
+            changed_live = torch.logical_and(changed, grad)  # NaN counts as a gradient, as != 0
+            reads += [torch.count_nonzero(grad), torch.count_nonzero(changed_live)]
             sizes.append(2)
     if not reads:
         return [None] * len(sizes)
-    device = reads[0].device
-    values: list[int] = torch.stack([r.to(device) for r in reads]).tolist()
+    try:
+        values: list[int] = torch.stack(reads).tolist()
+    except RuntimeError:  # parameters on several devices: a `.to()` each only then
+        values = torch.stack([r.to(reads[0].device) for r in reads]).tolist()
     counts: list[list[int] | None] = []
     for size in sizes:
         if size is None:

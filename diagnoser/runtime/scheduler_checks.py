@@ -72,8 +72,8 @@ class SchedulerChecks:
             self._check(optimizer)
 
     def _check(self, optimizer: torch.optim.Optimizer) -> None:
-        if hasattr(optimizer.step, "_wrapped_by_lr_sched"):
-            return  # a scheduler was built on this optimizer: the usual case
+        if not _stepped or hasattr(optimizer.step, "_wrapped_by_lr_sched"):
+            return  # no scheduler steps, or one was built on this optimizer: the usual cases
         if not self._mine(optimizer):
             return
         for scheduler in list(_stepped):

@@ -109,6 +109,8 @@ class Watch:
         self._layer_handles: list[Any] = []  # hooks of the sampled steps (see _hook_layers)
         self._statm: _Statm | None = None  # opened while attached
         self._names = {id(m): _label(name, m) for name, m in model.named_modules()}
+        self._root_name = self._names[id(model)]
+        self._root_eligible = isinstance(model, AUTOCAST_ELIGIBLE)  # read in full at every step
         self._owner = {
             id(p): self._names[id(m)] for m in model.modules() for p in m.parameters(recurse=False)
         }
@@ -148,7 +150,7 @@ class Watch:
         if self._handles:
             return self
         self._handles.append(self.model.register_forward_pre_hook(self._root_pre))
-        self._handles.append(self.model.register_forward_hook(self._forward))
+        self._handles.append(self.model.register_forward_hook(self._root_forward))
         self._optim.attach()
         self._ranks.attach()
         self._schedulers.attach()
@@ -227,11 +229,12 @@ class Watch:
             return
         if not torch.is_grad_enabled():
             return
-        if not self._explicit and self._forwards:
+        if self._forwards and not self._explicit:
             self._end_step()
         self._forwards += 1
-        for t in _floats(args) if self._full else ():
-            self._flag("input", _FORWARD, t)
+        if self._full:
+            for t in _floats(args):
+                self._flag("input", _FORWARD, t)
 
     def _eval_forward(self) -> None:
         """Sampled: the first eval forwards, then one in `every`."""
@@ -248,6 +251,17 @@ class Watch:
             if found is not None:
                 self._once("watch.eval-training", "", found)
 
+    def _root_forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
+        """The model's output. A step between samples reads it and nothing else: this is most
+        of watch's fixed cost per step, kept to a sum and an append."""
+        if self._full or self._root_eligible:
+            self._forward(module, args, output)
+            return
+        for t in _floats(output):
+            self._flag(self._root_name, _FORWARD, t)
+        if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
+            self._read_pending()
+
     def _forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
         if not self._full and module is not self.model:
             return  # a step between samples: only the model's output is read
@@ -262,14 +276,17 @@ class Watch:
             if found is not None:
                 self._once("watch.autocast-off", "", found)
         if len(self._flags) > _MAX_PENDING:  # forwards with no training step (inference)
-            flags, values = self._read()
-            self._check_nonfinite(self.step_count, flags, values[: len(flags)])
+            self._read_pending()
         if self._full and torch.is_grad_enabled():
             # The gradient of a module's input is what its backward produced: a NaN there is
             # this module's (its parameters' gradients are checked by _param_hook).
             for t in _floats(args):
                 if t.requires_grad:
                     t.register_hook(self._input_grad_hook(name))
+
+    def _read_pending(self) -> None:
+        flags, values = self._read()
+        self._check_nonfinite(self.step_count, flags, values)
 
     def _flag(self, name: str, phase: dict[str, str], t: torch.Tensor) -> None:
         try:
@@ -304,17 +321,22 @@ class Watch:
         value per sample (reduction="none") is followed as its mean, and, like `sample_losses`
         and the batch's `indices`, names the worst samples when break_on stops the run."""
         self._explicit = True
-        if isinstance(loss, torch.Tensor) and loss.numel() > 1:
-            per_sample = loss.detach().float()
-            sample_losses = per_sample.flatten(1).mean(1) if per_sample.dim() > 1 else per_sample
-            loss = per_sample.mean()
-        if loss is not None:
-            self._last_loss = loss.item() if isinstance(loss, torch.Tensor) else float(loss)
-        if isinstance(indices, torch.Tensor):
-            indices = indices.tolist()
-        if isinstance(sample_losses, torch.Tensor):
-            sample_losses = sample_losses.detach().float().flatten().tolist()
-        self._batch = (indices, sample_losses)
+        if isinstance(loss, torch.Tensor):
+            if loss.numel() > 1:
+                per_sample = loss.detach().float()
+                sample_losses = (
+                    per_sample.flatten(1).mean(1) if per_sample.dim() > 1 else per_sample
+                )
+                loss = per_sample.mean()
+            self._last_loss = loss.item()
+        elif loss is not None:
+            self._last_loss = float(loss)
+        if indices is not None or sample_losses is not None:  # for break_on's report
+            if isinstance(indices, torch.Tensor):
+                indices = indices.tolist()
+            if isinstance(sample_losses, torch.Tensor):
+                sample_losses = sample_losses.detach().float().flatten().tolist()
+            self._batch = (indices, sample_losses)
         self._end_step()
 
     def _end_step(self) -> None:
@@ -322,8 +344,8 @@ class Watch:
             return
         step = self.step_count
         flags, values = self._read()
-        nonfinite = self._check_nonfinite(step, flags, values[: len(flags)])
-        layer_norms = self._layer_norms(values[len(flags) :])
+        nonfinite = self._check_nonfinite(step, flags, values) if flags else False
+        layer_norms = self._layer_norms(values[len(flags) :]) if self._norms else {}
         loss = self._last_loss
         self._last_loss = None
         if loss is not None:
@@ -399,13 +421,14 @@ class Watch:
         together: one `stack(...).tolist()` (one `.item()` for a single value), one sync."""
         flags = self._flags
         self._flags = []
+        if not self._norms and len(flags) < 2:  # a step between samples: the output's flag
+            return flags, [flags[0][2].item()] if flags else []
         tensors = [f for _, _, f in flags] + [n for _, n in self._norms]
-        if not tensors:
-            return flags, []
-        if len(tensors) == 1:
-            return flags, [tensors[0].item()]
-        device = tensors[0].device
-        return flags, torch.stack([t.to(device) for t in tensors]).tolist()
+        try:
+            return flags, torch.stack(tensors).tolist()
+        except RuntimeError:  # a model over several devices: a `.to()` each only then
+            device = tensors[0].device
+            return flags, torch.stack([t.to(device) for t in tensors]).tolist()
 
     def _layer_norms(self, values: list[float]) -> dict[str, float]:
         """Each layer's gradient norm from its parameters' norms (their values, read)."""
@@ -449,14 +472,15 @@ class Watch:
     ) -> bool:
         """Whether an activation or gradient read this step is NaN/inf (after the first one is
         reported, only a break_on condition still needs to know)."""
-        if not flags or (("watch.nonfinite", "") in self._reported and self._break is None):
+        values = values[: len(flags)]  # then come the gradient norms
+        if all(map(math.isfinite, values)):
             return False
-        first = next((i for i, v in enumerate(values) if not math.isfinite(v)), None)
-        if first is not None:
-            module, phase, _ = flags[first]
-            where = {"step": step, "phase": phase, "module": module}
-            self._nonfinite(Finding("watch.nonfinite", where, location=module))
-        return first is not None
+        if ("watch.nonfinite", "") in self._reported and self._break is None:
+            return False  # reported already, and no break_on condition needs to know
+        module, phase, _ = flags[next(i for i, v in enumerate(values) if not math.isfinite(v))]
+        where = {"step": step, "phase": phase, "module": module}
+        self._nonfinite(Finding("watch.nonfinite", where, location=module))
+        return True
 
     def _nonfinite(self, finding: Finding) -> None:
         """Reported at once on a sampled step; on a step between samples, kept until the next
