@@ -73,7 +73,7 @@ _UNSAID = (
     # curve can still be used to identify overfitting", "为了防止过拟合") is no report that it
     # happens; asking how to prevent it may well be ("how to prevent overfitting?"), so not after
     # "how"/"如何"
-    r"|(?<!\bhow )(?<!\bway )(?<!\bways )\b(?:to|for)[^\S\n]+"
+    r"|(?:\bto(?<!\bhow to)(?<!\bway to)(?<!\bways to)|\bfor)[^\S\n]+"
     r"(?:avoid|prevent|identify|detect|combat|mitigate|counter)(?:ing)?"
     r"(?:[^\S\n]+(?:the|any|an?))?(?:[^\S\n]+[^\s.,;:!?()]{1,30}){1,2}"
     r"|(?:为了|以)(?:防止|避免|预防|免|防)[^\n。，；！？,.;!?]{0,12}"
@@ -564,6 +564,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         finding = findings.get(symptoms.get("log_signal") or "") if symptoms else None
         if finding:
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
+        elif entry.id not in described and entry.id not in named and entry.id not in retold:
+            continue  # the sentence says nothing of it (its patterns are read only when it does)
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
@@ -600,14 +602,19 @@ def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool
     bring it back (the GPU itself)."""
     if not (symptoms and sentence):
         return False
+    ruled_out: list[str] = symptoms.get("ruled_out_by") or []
+    contradicted: list[str] = symptoms.get("contradicted_by") or []
+    if not (ruled_out or contradicted):
+        return False  # most entries: called for each of them on every sentence
 
     def said(patterns: list[str]) -> bool:
         return any(compile_cached(p).search(sentence) for p in patterns)
 
-    if said(symptoms.get("ruled_out_by") or []):
+    if ruled_out and said(ruled_out):
         return True
-    contradicted = symptoms.get("contradicted_by") or []
-    return said(contradicted) and not said(symptoms.get("confirmed_by") or [])
+    return (
+        bool(contradicted) and said(contradicted) and not said(symptoms.get("confirmed_by") or [])
+    )
 
 
 def _narrower_first(found: list[Match]) -> list[Match]:
