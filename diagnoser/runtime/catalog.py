@@ -742,7 +742,7 @@ CHECKS: tuple[Check, ...] = (
             "optimizers decay them with no gradient at all. Build the optimizer on the trainable "
             "parameters only (or set the frozen ones' .grad to None)",
             "第 {step} 步 {optimizer}.step() 改动了 {count} 个已冻结（requires_grad=False）的参数："
-            "{params}。optimizer 里仍然有它们：只要 .grad 还是 tensor（被清零而不是 None，或者是"
+            "{params}。它们还在 optimizer 里：只要 .grad 还是 tensor（被清零而不是 None，或者是"
             "冻结前留下的），momentum、weight decay 和 Adam 的滑动平均就会继续更新它们；有的 "
             "optimizer 在没有梯度时也照样做 weight decay。请只用可训练的参数构建 optimizer"
             "（或者把冻结参数的 .grad 设为 None）",

@@ -85,6 +85,12 @@ class TrainingFindingError(Exception):
         self.finding = finding
 
 
+def listed(names: list[str], shown: int = 5) -> str:
+    """A finding's names, the first `shown` of them and how many more: "fc.weight, fc.bias (+3)"."""
+    more = f" (+{len(names) - shown})" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
+
+
 def summary(findings: list[Finding], shown: int = 5) -> str:
     """`3 findings: optim.missing, data.scale, grad.none`, for a repr: the checks that found
     something, the first `shown` of them."""

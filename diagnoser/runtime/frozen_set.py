@@ -24,9 +24,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from .findings import Finding
+from .findings import Finding, listed
 
-_SHOWN = 5
 _WATCHED_STEPS = 3  # steps a frozen parameter is compared before and after
 _COMPARED = 4096  # elements of a frozen parameter compared
 _TRAINABLE = operator.attrgetter("requires_grad")
@@ -70,7 +69,7 @@ class FrozenSetCheck:
             values = {
                 "count": len(unfrozen),
                 "optimizer": type(optimizer).__name__,
-                "params": _listed(unfrozen),
+                "params": listed(unfrozen),
             }
             location = unfrozen[0]
             self._report("watch.unfrozen", "", Finding("watch.unfrozen", values, location=location))
@@ -93,12 +92,8 @@ class FrozenMoved:
     so the copies stop."""
 
     def __init__(
-        self,
-        params: dict[int, str],
-        report: Callable[[str, str, Finding], None],
-        step_of: Callable[[], int],
+        self, report: Callable[[str, str, Finding], None], step_of: Callable[[], int]
     ) -> None:
-        self._params = params  # id(parameter) -> its name in the model
         self._report = report
         self._step_of = step_of
         self._held: weakref.WeakKeyDictionary[torch.optim.Optimizer, _Held]
@@ -107,17 +102,25 @@ class FrozenMoved:
         self._done = False  # reported: watch tells a kind once
         self._handle: Any = None  # the post-hook of the step being compared
 
-    def before(self, optimizer: torch.optim.Optimizer) -> None:
+    def before(
+        self, optimizer: torch.optim.Optimizer, held: list[tuple[int, str, torch.Tensor]]
+    ) -> None:
+        """`held`: the model's parameters the optimizer holds, (group, name, parameter), the same
+        list object for as long as the optimizer's groups do not change (OptimizerChecks._held)."""
         if self._done:
             return
         try:
-            self._before(optimizer)
+            self._before(optimizer, held)
         except (RuntimeError, TypeError, ValueError, KeyError):
             self._drop()  # a check never stops the training
 
-    def _before(self, optimizer: torch.optim.Optimizer) -> None:
+    def _before(
+        self, optimizer: torch.optim.Optimizer, listed_held: list[tuple[int, str, torch.Tensor]]
+    ) -> None:
         self._drop()  # the last compared step raised before its post-hook
-        held = self._held_by(optimizer)
+        held = self._held.get(optimizer)
+        if held is None or held.source is not listed_held:
+            held = self._held[optimizer] = _Held(listed_held)
         trainable = sum(map(_TRAINABLE, held.params))
         if trainable == len(held.params):
             return  # the usual step
@@ -145,22 +148,6 @@ class FrozenMoved:
 
         self._handle = optimizer.register_step_post_hook(after)
 
-    def _held_by(self, optimizer: torch.optim.Optimizer) -> _Held:
-        """The model's parameters the optimizer holds: built again only when its groups change
-        (add_param_group), not at every step of a model with many tensors."""
-        shape = tuple(len(group["params"]) for group in optimizer.param_groups)
-        held = self._held.get(optimizer)
-        if held is None or held.shape != shape:
-            pairs = [
-                (p, self._params[id(p)])
-                for group in optimizer.param_groups
-                for p in group["params"]
-                if id(p) in self._params
-            ]
-            held = _Held(shape, [p for p, _ in pairs], [n for _, n in pairs])
-            self._held[optimizer] = held
-        return held
-
     def _after(
         self,
         optimizer: torch.optim.Optimizer,
@@ -182,7 +169,7 @@ class FrozenMoved:
         self._done = True
         values = {
             "count": len(moved),
-            "params": _listed(moved),
+            "params": listed(moved),
             "step": step,
             "optimizer": type(optimizer).__name__,
         }
@@ -201,8 +188,10 @@ class FrozenMoved:
 class _Held:
     """An optimizer's parameters of the model, and what the last step found among them."""
 
-    def __init__(self, shape: tuple[int, ...], params: list[torch.Tensor], names: list[str]):
-        self.shape, self.params, self.names = shape, params, names
+    def __init__(self, held: list[tuple[int, str, torch.Tensor]]) -> None:
+        self.source = held
+        self.params = [p for _, _, p in held]
+        self.names = [name for _, name, _ in held]
         self.trainable = -1  # how many were trainable at the last step with a frozen one
         self.settled = False  # every frozen one then was compared _WATCHED_STEPS times
 
@@ -215,8 +204,3 @@ def _head(p: torch.Tensor) -> torch.Tensor:
 def _plain(p: torch.Tensor) -> bool:
     """A dense tensor of this process: a sharded one (DTensor) would gather to be read."""
     return type(p.detach()) is torch.Tensor and p.layout == torch.strided
-
-
-def _listed(names: list[str]) -> str:
-    shown = ", ".join(names[:_SHOWN])
-    return shown + (f" (+{len(names) - _SHOWN})" if len(names) > _SHOWN else "")

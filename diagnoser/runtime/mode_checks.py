@@ -15,7 +15,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from .findings import Finding
+from .findings import Finding, listed
 
 _RTOL, _ATOL = 1e-3, 1e-5  # eval outputs equal up to non-deterministic kernels
 
@@ -81,8 +81,7 @@ def dropout_training_at_eval(
     training = [n for n, m in layers if m.training and float(getattr(m, "p", 0.0)) > 0]
     if not training:
         return None
-    shown = ", ".join(training[:5]) + (f" (+{len(training) - 5})" if len(training) > 5 else "")
-    values = {"layers": shown, "count": len(training), "step": step}
+    values = {"layers": listed(training), "count": len(training), "step": step}
     return Finding("watch.eval-dropout", values, location=training[0])
 
 
@@ -114,8 +113,7 @@ def training_under_eval(
     training = [n or type(m).__name__ for n, m in layers if m.training]
     if not training:
         return None
-    shown = ", ".join(training[:5]) + (f" (+{len(training) - 5})" if len(training) > 5 else "")
-    values: dict[str, Any] = {"layers": shown, "count": len(training)}
+    values: dict[str, Any] = {"layers": listed(training), "count": len(training)}
     if step is None:
         return Finding("model.eval-training", values, location=training[0])
     values["step"] = step

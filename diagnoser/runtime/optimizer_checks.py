@@ -19,12 +19,13 @@ one in `every`), and on a few parameters of each group.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 import torch
 
-from .findings import Finding
+from .findings import Finding, listed
 from .frozen_set import FrozenMoved
 from .precision_checks import Snapshot, bfloat16_rounded_away, bfloat16_snapshot, float16_weights
 
@@ -63,8 +64,11 @@ class OptimizerChecks:
         self._uncleared: dict[int, str] = {}
         self._gradless: dict[int, int] = {}  # id(optimizer) -> sampled steps with no gradient
         self._handles: list[Any] = []
-        self._held_by: dict[int, tuple[tuple[int, ...], list[Any]]] = {}
-        self._frozen_moved = FrozenMoved(params, report, step_of)
+        # optimizer -> (its groups' sizes, _held's list): weakly, an id may be reused
+        self._held_by: weakref.WeakKeyDictionary[
+            torch.optim.Optimizer, tuple[tuple[int, ...], list[tuple[int, str, torch.Tensor]]]
+        ] = weakref.WeakKeyDictionary()
+        self._frozen_moved = FrozenMoved(report, step_of)
 
     def attach(self) -> None:
         from torch.optim.optimizer import (
@@ -90,7 +94,7 @@ class OptimizerChecks:
         """The model's parameters the optimizer holds, with their group: computed again only when
         the groups change (add_param_group), not at every step of a model with many tensors."""
         shape = tuple(len(group["params"]) for group in optimizer.param_groups)
-        cached = self._held_by.get(id(optimizer))
+        cached = self._held_by.get(optimizer)
         if cached is not None and cached[0] == shape:
             return cached[1]
         held = [
@@ -99,11 +103,11 @@ class OptimizerChecks:
             for p in group["params"]
             if id(p) in self._params
         ]
-        self._held_by[id(optimizer)] = (shape, held)
+        self._held_by[optimizer] = (shape, held)
         return held
 
     def _pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
-        self._frozen_moved.before(optimizer)
+        self._frozen_moved.before(optimizer, self._held(optimizer))
         if self._probes:
             self._settle_probes(optimizer)
         # every optimizer is counted, the model's or not: a step between samples costs one
@@ -136,7 +140,7 @@ class OptimizerChecks:
         if not held:
             return  # another model's optimizer
         if n == 0 and not any(p.requires_grad for _, _, p in held):
-            values = {"count": len(held), "params": _listed([name for _, name, _ in held])}
+            values = {"count": len(held), "params": listed([name for _, name, _ in held])}
             self._report(
                 "watch.optim-frozen", str(id(optimizer)), Finding("watch.optim-frozen", values)
             )
@@ -357,10 +361,5 @@ def _spread(items: list[Any], n: int) -> list[Any]:
 
 
 def _groups(groups: list[int], count: int) -> dict[str, str]:
-    listed = ", ".join(map(str, groups))
-    return {"en": f"group {listed} of {count}", "zh": f"{count} 个参数组中的第 {listed} 组"}
-
-
-def _listed(names: list[str], shown: int = 5) -> str:
-    more = f" (+{len(names) - shown})" if len(names) > shown else ""
-    return ", ".join(names[:shown]) + more
+    which = ", ".join(map(str, groups))
+    return {"en": f"group {which} of {count}", "zh": f"{count} 个参数组中的第 {which} 组"}

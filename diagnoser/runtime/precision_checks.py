@@ -24,7 +24,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from .findings import Finding
+from .findings import Finding, listed
 
 ELIGIBLE = (nn.Linear, nn.Bilinear, nn.modules.conv._ConvNd)
 _DEVICE_TYPES = ("cuda", "cpu", "xpu", "mps")
@@ -87,11 +87,10 @@ def float16_weights(
     half = [name for name, p in named if p.requires_grad and p.dtype == torch.float16]
     if not half:
         return None
-    shown = ", ".join(half[:5]) + (f" (+{len(half) - 5})" if len(half) > 5 else "")
     values: dict[str, Any] = {
         "optimizer": type(optimizer).__name__,
         "count": len(half),
-        "params": shown,
+        "params": listed(half),
     }
     if step is None:
         return Finding("optim.float16-weights", values, location=half[0])
@@ -160,13 +159,12 @@ def bfloat16_rounded_away(
             kept_total += kept
     if not stuck:
         return None
-    shown = ", ".join(stuck[:5]) + (f" (+{len(stuck) - 5})" if len(stuck) > 5 else "")
     lrs = sorted({f"{float(g['lr']):.3g}" for g in optimizer.param_groups if "lr" in g})
     values = {
         "step": step,
         "optimizer": type(optimizer).__name__,
         "count": len(stuck),
-        "params": shown,
+        "params": listed(stuck),
         "share": f"{100 * kept_total / live_total:.0f}",
         "lr": "/".join(lrs),
     }

@@ -41,7 +41,7 @@ from .catalog import ERROR
 from .data_checks import workers_repeat_randomness
 from .eval_train_checks import eval_train_apart, eval_train_finding
 from .eval_train_checks import ready as eval_train_ready
-from .findings import Finding, Report
+from .findings import Finding, Report, listed
 from .mode_checks import eval_forwards_differ, mode_dependent, training_under_eval
 from .precision_checks import float16_weights
 from .seed_checks import main_process_draws, unseeded
@@ -205,11 +205,6 @@ def _rate(group: dict[str, Any]) -> float:
     `initial_lr` the scheduler keeps in the group."""
     lr = float(group["lr"])
     return float(group.get("initial_lr", lr)) if lr == 0 else lr
-
-
-def _listed(names: list[str]) -> str:
-    shown = ", ".join(names[:_SHOWN])
-    return shown + (f" (+{len(names) - _SHOWN})" if len(names) > _SHOWN else "")
 
 
 def _fmt(x: float) -> str:
@@ -716,18 +711,18 @@ class _Run:
                 frozen = []
         self.ran("grad.none", "grad.frozen", "grad.nonfinite", "grad.zero", "grad.large")
         if frozen and trainable:
-            values = {"count": len(frozen), "total": len(named), "params": _listed(frozen)}
+            values = {"count": len(frozen), "total": len(named), "params": listed(frozen)}
             self.add("grad.frozen", values=values)
         missing = [n for n, p in trainable if p.grad is None]
         if missing:
-            self.add("grad.none", values={"count": len(missing), "params": _listed(missing)})
+            self.add("grad.none", values={"count": len(missing), "params": listed(missing)})
         norms = {
             n: float(p.grad.detach().float().norm()) for n, p in trainable if p.grad is not None
         }
         nonfinite = [n for n, v in norms.items() if not math.isfinite(v)]
         if nonfinite:
             self.add(
-                "grad.nonfinite", values={"count": len(nonfinite), "params": _listed(nonfinite)}
+                "grad.nonfinite", values={"count": len(nonfinite), "params": listed(nonfinite)}
             )
         zero = [
             n
@@ -735,7 +730,7 @@ class _Run:
             if p.grad is not None and p.numel() > 0 and not bool(p.grad.detach().any())
         ]
         if zero and not self.failed("model.one-output"):
-            self.add("grad.zero", values={"count": len(zero), "params": _listed(zero)})
+            self.add("grad.zero", values={"count": len(zero), "params": listed(zero)})
         finite = sorted(((v, n) for n, v in norms.items() if math.isfinite(v)), reverse=True)
         self.report.stats["largest_grad_norms"] = {n: v for v, n in finite[:_SHOWN]}
         if finite and finite[0][0] > _LARGE_GRAD:
@@ -752,7 +747,7 @@ class _Run:
             n for n, p in self.model.named_parameters() if p.requires_grad and id(p) not in held
         ]
         if missing:
-            self.add("optim.missing", values={"count": len(missing), "params": _listed(missing)})
+            self.add("optim.missing", values={"count": len(missing), "params": listed(missing)})
         self.ran("optim.float16-weights")
         names = {id(p): n for n, p in self.model.named_parameters()}
         named = [
@@ -808,7 +803,7 @@ class _Run:
         everything = [p for g in self.optimizer.param_groups for p in g["params"]]
         held = [p for p in everything if p.requires_grad]
         if everything and not held:
-            params = _listed([names.get(id(p), "?") for p in everything])
+            params = listed([names.get(id(p), "?") for p in everything])
             self.add("optim.frozen", values={"count": len(everything), "params": params})
             return
         self.ran("optim.step")

@@ -684,19 +684,7 @@ def _fake_run_error(message: str) -> str | None:
 
 def _user_code_frames(message: str) -> tuple[Frame, ...]:
     """The frames of torch.compile's "from user code:" block: the user's line being traced, then
-    the library lines it called into, innermost last."""
-    at = message.find("from user code:")
-    if at < 0:
-        return ()
-    lines = message[at:].split("\n")[1:]
-    frames = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            break
-        m = _FRAME.match(line)
-        if m:
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
-            source = m.group("src") or (nxt.strip() if _is_source_line(nxt) else None)
-            name = m.group("name") or ""
-            frames.append(Frame(m.group("file"), int(m.group("line")), name, source))
-    return tuple(frames)
+    the library lines it called into, innermost last (read as a traceback's frames are)."""
+    lines = message[message.find("from user code:") :].split("\n")[1:]
+    block, _ = _read_traceback(lines, 0, default=Error(None, ""))
+    return block.frames if block is not None else ()

@@ -14,7 +14,9 @@ import re
 from ..knowledge.records import dataclass, field
 from ..knowledge.regex_cache import compile_cached
 
-_NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)"
+# (digits then an optional fraction: `\d+\.?\d*` reads the same numbers, but its two runs of
+# digits backtrack against each other over a long run of digits that ends in no match)
+_NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)"
 # Each pattern starts only where its first run can start ((?<!\s), (?<![\w./])): otherwise a
 # 50 KB run of spaces or letters is rescanned from each of its positions (quadratic).
 _SEGMENTS = compile_cached(r"(?<!\s)\s*(?:\||,|;|\t| - | — )\s*")
@@ -38,12 +40,8 @@ _KEY_THEN_NUMBER = compile_cached(
 # print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
 # (device=/dtype= beside it off the CPU): the number is the value, and a loss's grad_fn says it is
 # a loss where nothing before it on the line names one (a column of printed losses)
-# (its number written without _NUM's `\d+\.?\d*`, whose two runs of digits backtrack against each
-# other when no `)` follows a long run of digits)
 _SCALAR_TENSOR = compile_cached(
-    r"\btensor\(\s{0,3}([-+]?(?:nan|inf|\d+(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+(?:e[-+]?\d+)?))"
-    r"((?:,[^()\n]{0,200})?)\)",
-    re.IGNORECASE,
+    rf"\btensor\(\s{{0,3}}({_NUM})((?:,[^()\n]{{0,200}})?)\)", re.IGNORECASE
 )
 _LOSS_GRAD_FN = ("lossbackward", "crossentropy", "kldivbackward")
 _EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
