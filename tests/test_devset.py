@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 import yaml
 
 from bench.accuracy import DEVSET, HELD_ASIDE, posts
@@ -24,21 +25,28 @@ def _items() -> list[dict[str, object]]:
     return found
 
 
-def test_every_post_has_its_fields_and_a_known_label() -> None:
-    assert FAMILIES is not None
-    ids = {f["id"] for f in yaml.safe_load(Path(FAMILIES).read_text(encoding="utf-8"))}
+def test_every_post_has_its_fields() -> None:
     items = _items()
     for item in items:
         assert FIELDS <= set(item) <= FIELDS | OPTIONAL, (item.get("id"), set(item) ^ FIELDS)
         also = item.get("also", [])
-        assert isinstance(also, list) and set(also) <= ids and item["label"] not in also, item["id"]
+        assert isinstance(also, list) and item["label"] not in also, item["id"]
         assert not also or item["label"] is not None, item["id"]
         assert item["lang"] in ("en", "zh") and item["kind"] in ("error", "symptom", "non-pytorch")
-        assert item["label"] is None or item["label"] in ids, (item["id"], item["label"])
         assert item["kind"] != "non-pytorch" or item["label"] is None, item["id"]
         assert str(item["url"]).startswith("https://") and str(item["text"]).strip(), item["id"]
     assert len({i["id"] for i in items}) == len(items)
     assert len({str(i["url"]).rstrip("/") for i in items}) == len(items), "a post kept twice"
+
+
+# families.yaml lives beside the checkout (../shared), not in it: a clone elsewhere has none
+@pytest.mark.skipif(FAMILIES is None, reason="shared/families.yaml is not beside the checkout")
+def test_every_label_is_a_family_id() -> None:
+    assert FAMILIES is not None
+    ids = {f["id"] for f in yaml.safe_load(Path(FAMILIES).read_text(encoding="utf-8"))}
+    for item in _items():
+        assert set(item.get("also", [])) <= ids, item["id"]
+        assert item["label"] is None or item["label"] in ids, (item["id"], item["label"])
 
 
 def test_the_set_is_as_large_and_as_mixed_as_the_method_says() -> None:
