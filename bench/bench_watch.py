@@ -171,34 +171,6 @@ def _resnet() -> nn.Module:
     )
 
 
-def _realistic(name: str, device: torch.device) -> tuple[nn.Module, Any, Any, Any, Any]:
-    """(model, optimizer, input, target, loss function) as each project trains it."""
-    torch.manual_seed(0)
-    if name == "mnist-cnn":
-        model: nn.Module = _MnistNet().to(device)
-        opt: Any = torch.optim.Adadelta(model.parameters(), lr=1.0)
-        x = torch.randn(64, 1, 28, 28, device=device)
-        y = torch.randint(0, 10, (64,), device=device)
-        return model, opt, x, y, nn.functional.nll_loss
-    if name == "nanogpt":
-        model = _GPT().to(device)
-        opt = torch.optim.AdamW(model.parameters(), lr=6e-4, weight_decay=0.1)
-        x = torch.randint(0, 512, (8, 128), device=device)
-        y = torch.randint(0, 512, (8, 128), device=device)
-        return (
-            model,
-            opt,
-            x,
-            y,
-            lambda out, t: nn.functional.cross_entropy(out.view(-1, out.shape[-1]), t.view(-1)),
-        )
-    model = _resnet().to(device)
-    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
-    x = torch.randn(32, 3, 32, 32, device=device)
-    y = torch.randint(0, 10, (32,), device=device)
-    return model, opt, x, y, nn.functional.cross_entropy
-
-
 @dataclass
 class _Setup:
     model: nn.Module

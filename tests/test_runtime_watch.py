@@ -244,15 +244,87 @@ class _NanFrom(nn.Module):
         return x + torch.full_like(x, float("nan")) if bad else x
 
 
+def _train_without_loss(model: nn.Module, steps: int, **options: object) -> object:
+    """A loop whose step() gets no loss (its loss hides a NaN of the output)."""
+    torch.manual_seed(0)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    with watch(model, **options) as w:
+        for _ in range(steps):
+            loss = model(torch.randn(16, 8)).nan_to_num().pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            w.step()
+    return w
+
+
 @pytest.mark.parametrize("transient", [False, True])
 def test_a_nan_between_sampled_steps_is_found(transient: bool) -> None:
-    """Between sampled steps only the model's output and the loss are read (cheap); a NaN seen
-    there makes the next step read every module to locate it, or is reported as it was seen."""
+    """Between sampled steps a loop that gives step() no loss has the model's output read
+    (cheap); a NaN seen there makes the next step read every module to locate it, or is
+    reported as it was seen."""
     model = nn.Sequential(nn.Linear(8, 2), _NanFrom(5, transient))  # no weight after the nan
-    w = _train(model, 9, loss_of=lambda out: out.nan_to_num().pow(2).mean(), every=10)
+    w = _train_without_loss(model, 9, every=10)
     [finding] = w.findings  # type: ignore[attr-defined]
     assert finding.check == "watch.nonfinite"
     if transient:
         assert finding.values["step"] == 5 and finding.values["module"] == "Sequential"
     else:
         assert finding.values["step"] == 6 and finding.values["module"] == "1 (_NanFrom)"
+
+
+def test_a_nan_the_loss_hides_is_found_at_the_next_sample() -> None:
+    """A loop that gives step() its loss has the loss read between samples, not the output: a
+    NaN the loss hides (masked, nan_to_num) is found, and located, at the next sampled step."""
+    model = nn.Sequential(nn.Linear(8, 2), _NanFrom(5, transient=False))
+    w = _train(model, 12, loss_of=lambda out: out.nan_to_num().pow(2).mean(), every=10)
+    [finding] = w.findings  # type: ignore[attr-defined]
+    assert finding.check == "watch.nonfinite"
+    assert finding.values["step"] == 10 and finding.values["module"] == "1 (_NanFrom)"
+
+
+def _loop_without_step(model: nn.Module, updates: int, forwards_per_update: int) -> object:
+    """A loop that never calls watch's step(): gradient accumulation over a few forwards."""
+    torch.manual_seed(0)
+    opt = torch.optim.SGD(model.parameters(), lr=0.05)
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(updates):
+            opt.zero_grad()
+            for _ in range(forwards_per_update):
+                model(torch.randn(16, 8)).pow(2).mean().backward()
+            opt.step()
+    return w
+
+
+@pytest.mark.parametrize("forwards", [1, 4])
+def test_a_loop_without_step_counts_its_updates(forwards: int) -> None:
+    """Without step(), a step is one update of an optimizer holding the model: a loop that sums
+    four forwards' gradients before each update is not numbered by its forwards. Until the first
+    update it has no other clock, so its first forwards count as steps."""
+    w = _loop_without_step(_mlp(), updates=12, forwards_per_update=forwards)
+    assert w.step_count == 12 + (forwards - 1)  # type: ignore[attr-defined]
+
+
+def test_a_loop_without_an_optimizer_counts_forwards() -> None:
+    model = _mlp()
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(7):
+            model(torch.randn(16, 8)).pow(2).mean().backward()
+    assert w.step_count == 7
+
+
+def test_lbfgs_closure_forwards_make_one_step_each_update() -> None:
+    model = _mlp()
+    opt = torch.optim.LBFGS(model.parameters(), lr=0.1, max_iter=5)
+    x = torch.randn(16, 8)
+
+    def closure() -> torch.Tensor:
+        opt.zero_grad()
+        loss = model(x).pow(2).mean()
+        loss.backward()
+        return loss
+
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(6):
+            opt.step(closure)
+    assert model.training and w.step_count == 6 + 4  # the first update's 5 forwards, then 1 each

@@ -8,8 +8,10 @@ seen there makes the next step read every module to say where it starts.
 `torch.autograd.detect_anomaly` instead records a stack for every op and checks every backward
 output, which makes it several times slower (bench/bench_watch.py).
 
-Steps are counted by `w.step(loss)`; a loop that never calls it (one you do not write) has a step
-per training-mode forward of the model.
+Steps are counted by `w.step(loss)`. A loop that never calls it (one you do not write) has a step
+per update of an optimizer holding the model's parameters, however many forwards it took (gradient
+accumulation, LBFGS's closure); until such an optimizer has stepped, or without one, a step per
+training-mode forward of the model.
 """
 
 from __future__ import annotations
@@ -119,6 +121,9 @@ class Watch:
         self._norms: list[tuple[str, torch.Tensor]] = []  # (layer, a parameter's grad norm)
         self._forwards = 0  # training forwards in this step
         self._explicit = False  # the user calls step()
+        self._by_optimizer = False  # an optimizer holding the model has stepped: steps are updates
+        self._updated = False  # it has stepped since this step began
+        self._loss_given = False  # step() gets the loss: steps between samples read it alone
         self._losses: deque[float] = deque(maxlen=50)
         self._last_loss: float | None = None
         self._top_loss = -math.inf  # the highest finite loss so far
@@ -132,7 +137,9 @@ class Watch:
         self._eval_forwards = 0
         self._full = True  # this step reads every module (see _sampled)
         self._pending: Finding | None = None  # a NaN seen between samples, not yet located
-        self._optim = OptimizerChecks(names, self._once, lambda: self.step_count, every)
+        self._optim = OptimizerChecks(
+            names, self._once, lambda: self.step_count, every, self._optimizer_stepped
+        )
         self._ranks = RankChecks(model, self._once, every)
         self._schedulers = SchedulerChecks(set(names), self._once, every)
         self._mode_dependent = mode_dependent(model)  # layers other than Dropout
@@ -229,8 +236,8 @@ class Watch:
             return
         if not torch.is_grad_enabled():
             return
-        if self._forwards and not self._explicit:
-            self._end_step()
+        if self._forwards and not self._explicit and (self._updated or not self._by_optimizer):
+            self._end_step()  # a loop that never calls step(): this forward begins the next one
         self._forwards += 1
         if self._full:
             for t in _floats(args):
@@ -252,10 +259,13 @@ class Watch:
                 self._once("watch.eval-training", "", found)
 
     def _root_forward(self, module: nn.Module, args: tuple[Any, ...], output: Any) -> None:
-        """The model's output. A step between samples reads it and nothing else: this is most
-        of watch's fixed cost per step, kept to a sum and an append."""
+        """The model's output. A step between samples reads it and nothing else, or nothing at
+        all when step() gets the loss: a NaN output gives a NaN loss, and the loss is read
+        anyway. This is most of watch's fixed cost per step, kept to a sum and an append."""
         if self._full or self._root_eligible:
             self._forward(module, args, output)
+            return
+        if self._loss_given and module.training:
             return
         for t in _floats(output):
             self._flag(self._root_name, _FORWARD, t)
@@ -321,6 +331,7 @@ class Watch:
         value per sample (reduction="none") is followed as its mean, and, like `sample_losses`
         and the batch's `indices`, names the worst samples when break_on stops the run."""
         self._explicit = True
+        self._loss_given = loss is not None
         if isinstance(loss, torch.Tensor):
             if loss.numel() > 1:
                 per_sample = loss.detach().float()
@@ -338,6 +349,12 @@ class Watch:
                 sample_losses = sample_losses.detach().float().flatten().tolist()
             self._batch = (indices, sample_losses)
         self._end_step()
+
+    def _optimizer_stepped(self) -> None:
+        """An optimizer holding the model's parameters finished a step. In a loop that never
+        calls step(), the next training forward then begins a step, and the forwards before an
+        update (gradient accumulation, LBFGS's closure) do not: a step is one update."""
+        self._by_optimizer = self._updated = True
 
     def _end_step(self) -> None:
         if not (self._flags or self._norms or self._last_loss is not None or self._forwards):
@@ -362,6 +379,7 @@ class Watch:
         if self._full:
             self._pending = None
         self._forwards = 0
+        self._updated = False
         self.step_count += 1
         if self._timeout is not None:
             self._timeout.progress(step)
