@@ -77,10 +77,14 @@ UI: dict[str, dict[str, str]] = {
         "zh": "知识库里没有能解释这段文本的条目。",
     },
     "no_match_hint": {
-        "en": "Paste the whole traceback (from 'Traceback (most recent call last):' to the last "
-        "line), or run `diagnoser list` to browse.",
-        "zh": '请贴上完整的 traceback（从 "Traceback (most recent call last):" 到最后一行），'
-        "或者运行 `diagnoser list` 浏览全部条目。",
+        "en": "Paste the whole traceback if there was an error (from 'Traceback (most recent "
+        "call last):' to the last line). If training runs but goes wrong, paste its log or say "
+        'what the numbers do, e.g. `diagnoser "loss is not decreasing"`; '
+        "`diagnoser list --group training-behaviour` lists the symptoms it knows.",
+        "zh": '如果有报错，请贴上完整的 traceback（从 "Traceback (most recent call last):" '
+        "到最后一行）。如果训练能跑但结果不对，贴上训练日志，或者用一句话说明数字的表现，"
+        '比如 `diagnoser "loss 不下降"`；`diagnoser list --group training-behaviour` '
+        "列出了它认识的症状。",
     },
     "paste_hint": {
         "en": "Paste the traceback or log here, then press Ctrl-D to end it "
