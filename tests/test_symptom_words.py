@@ -19,6 +19,9 @@ SAID = [
     ("loss-not-decreasing", "The training loss fails to converge."),
     ("loss-not-decreasing", "The loss_contr is failed to converge"),
     ("loss-not-decreasing", "loss keep stable after many epochs"),
+    # a question with the verb before its subject
+    ("loss-not-decreasing", "Why doesn't the model converge?"),
+    ("loss-not-decreasing", "why won't my GAN model learn anything"),
     ("loss-not-decreasing", "train loss stable at 2.30 from epoch 1"),
     ("loss-all-zero", "loss 0"),
     ("loss-all-zero", "loss = 0, why?"),
