@@ -90,6 +90,8 @@ def test_a_symptom_only_guessed_at_weighs_less_than_one_reported(index: Index) -
         # asking whether what happened is normal reports it
         "Is it normal that the loss does not decrease at all?",
         "loss 一直不下降，这是正常的吗？",
+        # the metric as the question's subject: what it does is reported, the cause asked
+        "Is the loss not decreasing because my batch size is too small?",
     ],
 )
 def test_asking_whether_it_is_normal_reports_it(sentence: str, index: Index) -> None:
@@ -126,9 +128,7 @@ def test_a_log_without_chinese_is_no_retelling(index: Index) -> None:
         "判别器的 loss 一直不下降",
     ],
 )
-def test_an_adversarial_or_policy_loss_is_no_loss_that_should_fall(
-    said: str, index: Index
-) -> None:
+def test_an_adversarial_or_policy_loss_is_no_loss_that_should_fall(said: str, index: Index) -> None:
     assert "loss-not-decreasing" not in {m.entry.id for m in diagnose(said, index).matches}
     plain = said.replace("actor_", "").replace("generator ", "").replace("判别器的 ", "")
     assert _first(plain, index) == "loss-not-decreasing"

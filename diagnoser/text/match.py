@@ -86,13 +86,15 @@ _UNSAID = (
 )
 
 # The guess is the question's predicate: an auxiliary and its subject at the start of a sentence
-# ("is it", "does that mean", "could this be"), to the sentence's end; one that asks whether what
-# happened is normal ("is it normal that the loss does not decrease?") reports it. In Chinese, "是不
+# ("is it", "does that mean", "could this be", "is my model"), to the sentence's end. A question
+# whose subject is the metric reports what it does and asks the cause ("is the loss not decreasing
+# because of the small batch?"), and one that asks whether what happened is normal ("is it normal
+# that the loss does not decrease?") reports it. In Chinese, "是不
 # 是/是否/会不会是/难道是" and what follows in the clause, or "是…吗".
 _GUESSED = (
     r"(?im)(?:^|(?<=[.!?]))[^\S\n]*(?:(?:and|so|but|then|or)[^\S\n]+)?"
     r"(?:is|are|was|does|do|did|could|can|might|would|will)[^\S\n]+"
-    r"(?:it|this|that|these|there|my[^\S\n]+\w{1,20}|the[^\S\n]+\w{1,20})\b"
+    r"(?:it|this|that|these|there|(?:my|the|our)[^\S\n]+(?:model|network|net|training|problem|issue))\b"
     r"(?![^\S\n]+(?:be[^\S\n]+)?(?:normal|ok|okay|expected|fine|common|usual|possible|right)\b)"
     r"[^\n.!?]{0,120}"
     r"|(?:是不是|是否|会不会是|难道是?|莫非是?)(?!正常|合理|对的)[^\n。！？，,?]{0,15}"
