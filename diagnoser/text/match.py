@@ -89,8 +89,8 @@ _UNSAID = (
 # ("is it", "does that mean", "could this be", "is my model"), to the sentence's end. A question
 # whose subject is the metric reports what it does and asks the cause ("is the loss not decreasing
 # because of the small batch?"), and one that asks whether what happened is normal ("is it normal
-# that the loss does not decrease?") reports it. In Chinese, "是不
-# 是/是否/会不会是/难道是" and what follows in the clause, or "是…吗".
+# that the loss does not decrease?") reports it. In Chinese, "是不是/是否/会不会是/难道是" and
+# what follows in the clause, or "是…吗".
 _GUESSED = (
     r"(?im)(?:^|(?<=[.!?]))[^\S\n]*(?:(?:and|so|but|then|or)[^\S\n]+)?"
     r"(?:is|are|was|does|do|did|could|can|might|would|will)[^\S\n]+"
