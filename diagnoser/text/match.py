@@ -14,6 +14,7 @@ from functools import cache
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
+from .framework import other_framework
 from .paraphrase import paraphrased_entries
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
@@ -46,6 +47,10 @@ _NAMED_SCORE = 84
 # An error retold in other words (paraphrase.py): below any phrase said word for word.
 _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
+# A symptom named only as a guess the user asks about ("Is my model overfitting.", "does that
+# mean the model is not learning?", "是不是过拟合了") is what they fear, not what they saw: below
+# anything the text reports (a phrase, a paraphrase), still an answer when nothing else is said.
+_GUESSED_SCORE = 78
 # A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
 # itself, not a value: masking turns it into a number like any other, so the fuzzy stage
 # compares the codes apart and never lets one code's example stand for another code's message.
@@ -78,6 +83,22 @@ _UNSAID = (
     r"(?:[^\S\n]+(?:the|any|an?))?(?:[^\S\n]+[^\s.,;:!?()]{1,30}){1,2}"
     r"|(?:为了|以)(?:防止|避免|预防|免|防)[^\n。，；！？,.;!?]{0,12}"
     r"|用来(?:检测|发现|判断)[^\n。，；！？,.;!?]{0,12}"
+)
+
+# The guess is the question's predicate: an auxiliary and its subject at the start of a sentence
+# ("is it", "does that mean", "could this be", "is my model"), to the sentence's end. A question
+# whose subject is the metric reports what it does and asks the cause ("is the loss not decreasing
+# because of the small batch?"), and one that asks whether what happened is normal ("is it normal
+# that the loss does not decrease?") reports it. In Chinese, "是不是/是否/会不会是/难道是" and
+# what follows in the clause, or "是…吗".
+_GUESSED = (
+    r"(?im)(?:^|(?<=[.!?]))[^\S\n]*(?:(?:and|so|but|then|or)[^\S\n]+)?"
+    r"(?:is|are|was|does|do|did|could|can|might|would|will)[^\S\n]+"
+    r"(?:it|this|that|these|there|(?:my|the|our)[^\S\n]+(?:model|network|net|training|problem|issue))\b"
+    r"(?![^\S\n]+(?:be[^\S\n]+)?(?:normal|ok|okay|expected|fine|common|usual|possible|right)\b)"
+    r"[^\n.!?]{0,120}"
+    r"|(?:是不是|是否|会不会是|难道是?|莫非是?)(?!正常|合理|对的)[^\n。！？，,?]{0,15}"
+    r"|(?<![不没])是(?!不是|否|正常|合理|对的)[^\n。！？，,?吗么]{1,8}?了?(?:吗|么)"
 )
 
 
@@ -555,6 +576,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
     described = described_symptoms(sentence, index) if sentence else set()
     # only when no phrase is said word for word: those are surer, and a sentence names few entries
     retold = paraphrased_entries(sentence, index) if sentence and not named else set()
+    guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
     out = []
     # Only a symptom entry matches a log, or a sentence that names no entry; the entries the
     # sentence names or describes, in the knowledge base's order, and no other is read.
@@ -568,10 +590,14 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             continue  # the sentence says nothing of it (its patterns are read only when it does)
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
+        elif entry.kind == "error" and other_framework(said):
+            continue  # PyTorch's error retold beside another framework's log is that one's
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
             # the log's training loss falls at every reading: whatever metric the sentence calls
             # stuck, the model learns, and no entry a stuck metric shows is answered from words
             continue
+        elif entry.id in guessed:
+            out.append(Match(entry, _GUESSED_SCORE, None, "phrase"))
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -581,6 +607,21 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     return _narrower_first(out)
+
+
+def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
+    """The entries of `found` that the text names or describes only inside a guess it asks about
+    (_GUESSED): read again without those questions, it no longer says them."""
+    guess = compile_cached(_GUESSED)
+    if not found or guess.search(text) is None:
+        return set()
+    plain = guess.sub(" ", text)
+    sentence = normalise(plain, index.vocabulary)
+    said = named_entries(fold(plain), index) | named_entries(sentence, index)
+    said |= described_symptoms(sentence, index)
+    if found - said:
+        said |= paraphrased_entries(sentence, index)
+    return found - said
 
 
 def _named_with_their_cue(said: str, named: set[str], index: Index) -> set[str]:
@@ -619,11 +660,13 @@ def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool
 
 def _narrower_first(found: list[Match]) -> list[Match]:
     """A sentence that describes a symptom and a broader one it is a case of ("the loss
-    oscillates and never converges") is about the narrower one: the broader ranks below it."""
+    oscillates and never converges") is about the narrower one: the broader ranks below it.
+    Not when the narrower one is said less surely (only guessed at: "the accuracy stays at 78.6.
+    Is my model overfitting."): the broader one is what the sentence reports."""
     said = {m.entry.id: m.score for m in found if m.method == "phrase"}
     cap: dict[str, int] = {}
     for m in found:
         for broader in (m.entry.symptoms or {}).get("narrows", ()) if m.method == "phrase" else ():
-            if broader in said:
+            if broader in said and m.score >= said[broader]:
                 cap[broader] = min(cap.get(broader, 100), m.score - 2)
     return [replace(m, score=cap[m.entry.id]) if m.entry.id in cap else m for m in found]

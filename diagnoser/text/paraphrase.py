@@ -15,6 +15,7 @@ from __future__ import annotations
 from functools import cache
 
 from ..knowledge.index import Index
+from ..knowledge.regex_cache import compile_cached
 from ..knowledge.substrings import automaton
 from .symptoms import compact, fold
 
@@ -91,14 +92,18 @@ LEXICON: dict[str, tuple[str, ...]] = {
 # The words that say the sentence is about an error, not a training behaviour.
 _ERROR_CUES = ("报错", "错误", "提示", "异常", "出错", "报了", "error", "exception", "失败")
 _MIN_CONCEPTS = 2
+_CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 
 
 def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     """The error entries the sentence retells (see the module's docstring); lower case, as
     symptoms.normalise leaves it."""
-    if not any("\u4e00" <= ch <= "\u9fff" for ch in sentence):
+    # The retelling is the Chinese the user wrote: a line with no Chinese in it is a log, a
+    # traceback or code, whose column names ("cls  targets  img_size") say no error.
+    if _CHINESE.search(sentence) is None:
         return set()
-    text = compact(sentence)
+    told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
+    text = compact("\n".join(told))
     if not any(cue in text for cue in _ERROR_CUES):
         return set()
     said = concepts(text)

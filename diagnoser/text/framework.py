@@ -1,0 +1,28 @@
+"""Whether a paste visibly comes from another framework than PyTorch: TensorFlow's or Paddle's
+log lines, imports of Keras, MindSpore or JAX, an R session's library() calls, and no word of
+torch anywhere. An error entry explains a message PyTorch prints: retold in words beside another
+framework's log ("显卡内存不够" under TensorFlow's device lines), it is that framework's error, with
+other causes and fixes. Training behaviours (a loss that does not fall, a slow input pipeline)
+are the same in any framework and stay answered."""
+
+from __future__ import annotations
+
+from ..knowledge.regex_cache import compile_cached
+
+_OTHER = (
+    r"(?im)^[^\S\n]*(?:import|from)[^\S\n]+(?:tensorflow|keras|mindspore|paddle|jax|mxnet)\b"
+    r"|\b(?:tensorflow|mxnet)/(?:core|python|stream_executor|compiler)/"
+    r"|^(?:INFO|WARNING|ERROR):tensorflow:"
+    r"|\btf\.(?:keras|compat|data|function|Session|config|train|estimator)\b"
+    r"|\b(?:mindspore|paddlepaddle)\b"
+    r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)\([A-Za-z][\w.]{0,40}\)"
+)
+_TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
+
+
+def other_framework(text: str) -> bool:
+    """The text shows another framework's code or log, and nothing of PyTorch's."""
+    return (
+        compile_cached(_OTHER).search(text) is not None
+        and compile_cached(_TORCH).search(text) is None
+    )
