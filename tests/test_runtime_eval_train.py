@@ -294,6 +294,30 @@ def test_watch_names_batchnorm_trained_one_recording_at_a_time(loud: bool) -> No
     assert finding.values["step"] == 48
 
 
+@pytest.mark.parametrize("size", [1, 16])
+def test_watch_compares_no_eval_batch_far_smaller_than_training_s(size: int) -> None:
+    """One image through a ResNet trained on batches of 16: train mode would normalise it by
+    its own statistics, which training never did, so the comparison would blame eval mode."""
+    torch.manual_seed(0)
+    model = _resnet()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(40):
+            x, y = _images(16)
+            loss = nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            w.step(loss)
+        model.eval()
+        modes: list[bool] = []
+        model.register_forward_pre_hook(lambda m, a: modes.append(m.training))
+        with torch.no_grad():
+            model(_images(size)[0])
+    assert w.findings == []
+    assert modes == ([False] if size == 1 else [False, True, False])
+
+
 def test_watch_puts_the_model_back_exactly() -> None:
     """The two extra forwards run in train mode: BatchNorm's statistics, num_batches_tracked,
     modes, requires_grad and the RNG are as they were when the user's eval forward runs."""

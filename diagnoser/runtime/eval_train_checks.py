@@ -226,6 +226,7 @@ class EvalTrainProbe:
         self._handle: Any = None
         self._evals = 0
         self._probes = 0  # eval batches compared
+        self._train_batch = 0  # the largest training batch's size seen
         self._busy = False  # inside its own forwards
 
     def attach(self) -> None:
@@ -247,8 +248,20 @@ class EvalTrainProbe:
             self._handle = None
 
     def _pre(self, module: nn.Module, args: Any, kwargs: Any) -> None:
-        if self._busy or module.training or not _plain((args, kwargs)):
+        if self._busy:
+            return
+        if module.training:
+            size = _batch_size(args)
+            if size > self._train_batch:
+                self._train_batch = size
+            return
+        if not _plain((args, kwargs)):
             return  # an argument with state of its own (a generation cache) must see one forward
+        # Train mode normalises with the batch it is given: on a batch far smaller than the
+        # training ones (one image through a ResNet trained on 16) it is train mode that is off,
+        # not eval mode, and nothing is learnt from comparing them.
+        if 2 * _batch_size(args) < self._train_batch:
+            return
         self._evals += 1
         if self._evals > 3 and self._evals % self._every:
             return
@@ -269,6 +282,16 @@ class EvalTrainProbe:
         if found is not None:
             finding = eval_train_finding(module, *found, step=self._step_of())
             self._report("watch.eval-train-differ", "", finding)
+
+
+def _batch_size(args: Any) -> int:
+    """The first dimension of a forward's first tensor argument (0 when it has none)."""
+    first = args[0] if args else None
+    if isinstance(first, (tuple, list)) and first:
+        first = first[0]
+    if isinstance(first, torch.Tensor) and first.dim() > 0:
+        return int(first.shape[0])
+    return 0
 
 
 def _plain(value: Any) -> bool:
