@@ -128,9 +128,10 @@ def _watched_run(model: nn.Module, data: _Data) -> list:
             for _ in range(3):
                 model(data()[0])
         hook.remove()
-    # registered after watch's hooks: inside the first eval forward, the probe's two forwards
-    # (eval, then train) reach it before the user's own call does
-    probed = modes == [False, True, False, False, False]
+    # registered after watch's hooks: inside each of the first three eval forwards, the probe's
+    # two forwards (eval, then train) reach it before the user's own call does; it stops at the
+    # first finding
+    probed = modes in ([False, True, False] * 3, [False, True, False, False, False])
     assert probed or modes == [False] * 3
     return [*w.findings, *(["probed"] if probed else [])]
 
@@ -238,6 +239,83 @@ def test_watch_names_a_custom_norm_whose_statistics_never_move(fixed: bool) -> N
         assert finding.check == "watch.eval-train-differ"
         assert finding.values["module"] == "1 (_RunningNorm)"
         assert finding.values["step"] == 40
+
+
+def _recording(kind: int, loud: bool) -> torch.Tensor:
+    """Noise with a burst in the first, middle or last third (the class); loud=True: a gain
+    between 0.01 and 100 and an offset of up to 3 gains, each recording its own (sensors),
+    else the same scale for all (recordings normalised before the model)."""
+    signal = 0.3 * torch.randn(96)
+    start = kind * 32 + int(torch.randint(0, 16, ()))
+    signal[start : start + 16] += 2 * torch.sin(torch.arange(16) * 1.5)
+    if loud:
+        gain = 10 ** (torch.rand(()) * 4 - 2)
+        signal = gain * signal + (torch.rand(()) * 6 - 3) * gain
+    return signal[None, None]
+
+
+@pytest.mark.parametrize("loud", [True, False])
+def test_watch_names_batchnorm_trained_one_recording_at_a_time(loud: bool) -> None:
+    """Batch size 1 through Conv1d + BatchNorm1d over time: train mode normalises each
+    recording by its own statistics, eval mode by running ones that fit none of them when the
+    recordings' scales differ a hundredfold (most eval outputs then collapse to the biases)."""
+    torch.manual_seed(0)
+    model = nn.Sequential(
+        nn.Conv1d(1, 16, 7, padding=3), nn.BatchNorm1d(16), nn.ReLU(),
+        nn.Conv1d(16, 16, 7, padding=3), nn.BatchNorm1d(16), nn.ReLU(),
+        nn.AdaptiveAvgPool1d(3), nn.Flatten(), nn.Linear(48, 3),
+    )  # fmt: skip
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    kinds = torch.randint(0, 3, (60,))
+    data = [(_recording(int(k), loud), k[None]) for k in kinds]
+    train, held_out = data[:48], data[48:]
+    with watch(model, on_finding="quiet") as w:
+        for x, y in train:
+            loss = nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            w.step(loss)
+        losses = {}
+        for mode in (False, True):  # eval first: watch compares modes on eval batches
+            model.train(mode)
+            with torch.no_grad():
+                losses[mode] = sum(
+                    nn.functional.cross_entropy(model(x), y).item() for x, y in held_out
+                ) / len(held_out)
+    if not loud:
+        assert losses[False] < 2 * losses[True] + 0.1  # eval mode is as good as train mode
+        assert [f for f in w.findings if f.entry == "train-eval-mismatch"] == []
+        return
+    assert losses[False] > 10 * losses[True]  # the harm, from torch: eval mode is lost
+    [finding] = w.findings
+    assert finding.check == "watch.eval-train-differ"
+    assert finding.values["module"] == "1 (BatchNorm1d)"
+    assert finding.values["step"] == 48
+
+
+@pytest.mark.parametrize("size", [1, 16])
+def test_watch_compares_no_eval_batch_far_smaller_than_training_s(size: int) -> None:
+    """One image through a ResNet trained on batches of 16: train mode would normalise it by
+    its own statistics, which training never did, so the comparison would blame eval mode."""
+    torch.manual_seed(0)
+    model = _resnet()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    with watch(model, on_finding="quiet") as w:
+        for _ in range(40):
+            x, y = _images(16)
+            loss = nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            w.step(loss)
+        model.eval()
+        modes: list[bool] = []
+        model.register_forward_pre_hook(lambda m, a: modes.append(m.training))
+        with torch.no_grad():
+            model(_images(size)[0])
+    assert w.findings == []
+    assert modes == ([False] if size == 1 else [False, True, False])
 
 
 def test_watch_puts_the_model_back_exactly() -> None:

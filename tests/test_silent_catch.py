@@ -17,11 +17,11 @@ from .conftest import ROOT
 pytest.importorskip("torch")
 pytest.importorskip("numpy")  # two reproductions' datasets are numpy's
 
-# Caught within two steps of the fault, naming the right entry; the others are misses the bench
-# reports: autocast hard-coded to "cuda" on a machine without CUDA (torch disables the context
-# itself, with a warning, so no autocast is on while the layers run) and a BatchNorm program whose
-# eval and train outputs do not actually differ.
+# Caught within two steps of the fault, naming the right entry: every reproduction today.
 CAUGHT = [
+    "autocast_cuda_on_cpu_nanogpt",
+    "autocast_hardcoded_cuda",
+    "batchnorm_train_eval_gap",
     "bf16_norm_weights_stuck_speculators",
     "bf16_weights_no_master_copy",
     "ddp_forward_through_module",

@@ -905,6 +905,25 @@ CHECKS: tuple[Check, ...] = (
         ),
     ),
     _check(
+        "watch.autocast-disabled",
+        _W,
+        "autocast-not-applied",
+        WARNING,
+        (
+            "torch does not switch off the autocast the run opens",
+            "训练里打开的 autocast 没有被 torch 自己关掉",
+        ),
+        (
+            "at step {step} torch switched off {autocast}: {why}. The model's parameters are on "
+            "{device}, so the run computes in {param_dtype}, not {dtype}: mixed precision is not "
+            "applied. Open autocast for the device the model is on "
+            "(torch.autocast(device_type=x.device.type, ...)), or none on the CPU",
+            "第 {step} 步，torch 把 {autocast} 关掉了：{why}。模型参数在 {device} 上，实际是用 "
+            "{param_dtype} 而不是 {dtype} 在算，混合精度没有生效。autocast 要对应模型所在的设备"
+            "（torch.autocast(device_type=x.device.type, ...)），在 CPU 上也可以干脆不用",
+        ),
+    ),
+    _check(
         "watch.ranks-grads-differ",
         _W,
         "ddp-gradients-not-synchronised",

@@ -1,16 +1,19 @@
 """One batch through the model in eval mode and in train mode: outputs that differ by an order
-of magnitude or more mean the layers that switch with model.eval() do not match training
+of magnitude or more, or by their own size while a layer inside is an order of magnitude off
+channel by channel, mean the layers that switch with model.eval() do not match training
 (BatchNorm statistics of data on another scale: a model trained on normalised images fed raw
-pixels; a hand-written norm layer whose running statistics never update; a custom layer whose
-eval branch is broken). The first module whose outputs disagree is named.
+pixels, or on one recording per batch whose gains vary a hundredfold; a hand-written norm layer
+whose running statistics never update; a custom layer whose eval branch is broken). The first
+module whose outputs disagree is named.
 
 Dropout alone cannot do this: it keeps each activation's expected value, and at p=0.5 the two
-outputs differ by about their own size, not ten times it. Before BatchNorm has seen a batch its
-running statistics are the initial mean 0 and variance 1, and for the first tens of steps they
-lag behind the weights in every network: the check waits until they have settled.
+outputs differ by about their own size, not ten times it, in every channel alike. Before
+BatchNorm has seen a batch its running statistics are the initial mean 0 and variance 1, and for
+the first tens of steps they lag behind the weights in every network: the check waits until they
+have settled.
 
 preflight runs it on its first batch (and puts everything back with state.preserved); watch
-once, on the first eval batch after the statistics settled (EvalTrainProbe).
+on the first few eval batches after the statistics settled (EvalTrainProbe).
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ from .mode_checks import mode_dependent
 from .state import modes_preserved
 
 ORDERS = 10.0  # eval and train outputs this many times their own size apart
+OWN_SIZE = 1.0  # the model's outputs this far apart suffice when a module inside is ORDERS apart
+_PROBES = 3  # eval batches compared (after the statistics settled) before the probe stops
 _TINY = 1e-6  # outputs this small in both modes carry no scale to compare
 _INITIAL_LEFT = 0.05  # share of the initial running statistics left when they count as settled
 
@@ -65,7 +70,9 @@ def _settled(norm: nn.modules.batchnorm._NormBase) -> bool:
 
 
 def _moments(value: Any) -> torch.Tensor | None:
-    """(count, sum, sum of squares) of the first float tensor in a module's output, float64."""
+    """Rows of (count, sum, sum of squares) of the first float tensor in a module's output,
+    float64: the whole tensor, then each of its channels (dim 1) when it has dimensions past
+    them (a feature map, a sequence), where a norm layer's statistics show channel by channel."""
     if isinstance(value, (tuple, list)):
         value = next((v for v in value if isinstance(v, torch.Tensor)), None)
     if isinstance(value, dict):
@@ -76,7 +83,13 @@ def _moments(value: Any) -> torch.Tensor | None:
         return None
     x = value.detach().double()
     count = torch.full((), float(x.numel()), dtype=x.dtype, device=x.device)
-    return torch.stack([count, x.sum(), x.pow(2).sum()])
+    whole = torch.stack([count, x.sum(), x.pow(2).sum()])[None]
+    if x.dim() < 3:
+        return whole
+    channels = x.transpose(0, 1).reshape(x.shape[1], -1)
+    counts = torch.full((x.shape[1],), float(channels.shape[1]), dtype=x.dtype, device=x.device)
+    per_channel = torch.stack([counts, channels.sum(1), channels.pow(2).sum(1)], 1)
+    return torch.cat([whole, per_channel])
 
 
 def _trace(model: nn.Module, forward: Callable[[], Any]) -> dict[tuple[str, int], torch.Tensor]:
@@ -102,15 +115,18 @@ def _trace(model: nn.Module, forward: Callable[[], Any]) -> dict[tuple[str, int]
     return seen
 
 
+def _stats(moments: list[float]) -> tuple[float, float, float]:
+    """(mean, spread, root mean square) from (count, sum, sum of squares)."""
+    count, total, squares = moments
+    mean = total / count
+    rms = math.sqrt(max(squares / count, 0.0))
+    return mean, math.sqrt(max(rms * rms - mean * mean, 0.0)), rms
+
+
 def _apart(eval_moments: list[float], train_moments: list[float]) -> float:
     """How far apart two outputs are, in units of the smaller one's size (root mean square):
     the distance between their means and spreads, a lower bound of RMS(eval - train)."""
-    stats = []
-    for count, total, squares in (eval_moments, train_moments):
-        mean = total / count
-        rms = math.sqrt(max(squares / count, 0.0))
-        stats.append((mean, math.sqrt(max(rms * rms - mean * mean, 0.0)), rms))
-    (m_e, s_e, r_e), (m_t, s_t, r_t) = stats
+    (m_e, s_e, r_e), (m_t, s_t, r_t) = _stats(eval_moments), _stats(train_moments)
     if not all(map(math.isfinite, (m_e, s_e, m_t, s_t))) or max(r_e, r_t) < _TINY:
         return 0.0
     distance = math.hypot(m_e - m_t, s_e - s_t)
@@ -118,10 +134,42 @@ def _apart(eval_moments: list[float], train_moments: list[float]) -> float:
     return math.inf if smaller == 0 else distance / smaller
 
 
+def _spread_ratio(eval_moments: list[float], train_moments: list[float]) -> float:
+    """How many times one output varies more than the other: a channel that eval mode flattens
+    to a constant (its bias) keeps a mean of the train output's size, and only its spread
+    shows it."""
+    (_, s_e, _), (_, s_t, _) = _stats(eval_moments), _stats(train_moments)
+    if not (math.isfinite(s_e) and math.isfinite(s_t)) or max(s_e, s_t) < _TINY:
+        return 0.0
+    smaller = min(s_e, s_t)
+    return math.inf if smaller == 0 else max(s_e, s_t) / smaller
+
+
+def _gap(eval_rows: list[list[float]], train_rows: list[list[float]]) -> float:
+    """How far apart a module's outputs in the two modes are: over the whole tensor, or in the
+    median channel when that is further. A norm layer whose running statistics are 100 times
+    the batch's flattens every channel to its bias, yet the whole tensor's spread across the
+    biases hides it."""
+    whole = _apart(eval_rows[0], train_rows[0])
+    if len(eval_rows) < 2 or len(eval_rows) != len(train_rows):
+        return whole
+    pairs = zip(eval_rows[1:], train_rows[1:], strict=True)
+    channels = sorted(max(_apart(e, t), _spread_ratio(e, t)) for e, t in pairs)
+    return max(whole, channels[len(channels) // 2])
+
+
 def eval_train_apart(model: nn.Module, forward: Callable[[], Any]) -> tuple[str, float] | None:
     """Run `forward` with the model in eval mode, then in train mode, without gradients. When the
-    model's outputs are ORDERS times their size apart: the first module (in the order they ran)
-    whose outputs are, and how far apart the model's outputs are. The caller restores state."""
+    model's outputs are ORDERS times their size apart, or as far apart as they are large
+    (OWN_SIZE) when a module inside is ORDERS apart: the first module (in the order they ran)
+    whose outputs are, and how far apart the model's outputs are. The caller restores state.
+
+    The second case is a network whose eval mode flattens its features (trained on batches of
+    one recording each, normalised by its own statistics, while the running ones average
+    recordings a hundred times louder or quieter): every channel of its BatchNorm is orders of
+    magnitude off, and the output collapses to what the biases after it give, which is of the
+    output's own size. Its predictions are lost, yet the output alone is only a few times
+    apart."""
     model.eval()
     evaluated = _trace(model, forward)
     model.train()
@@ -129,14 +177,21 @@ def eval_train_apart(model: nn.Module, forward: Callable[[], Any]) -> tuple[str,
     common = [key for key in evaluated if key in trained]
     if not common:
         return None
-    stacked = torch.stack(
-        [torch.stack([evaluated[k], trained[k]]).to("cpu") for k in common]
-    ).tolist()
-    apart = {key: _apart(e, t) for key, (e, t) in zip(common, stacked, strict=True)}
-    root = apart.get(("", 0))
-    if root is None or root < ORDERS:
+    pairs = [(evaluated[k], trained[k]) for k in common]
+    # one transfer per module: a model over several devices has its outputs on each
+    read = torch.cat([torch.cat([e, t]).reshape(-1).to("cpu") for e, t in pairs]).tolist()
+    gaps, at = {}, 0
+    for key, (e, t) in zip(common, pairs, strict=True):
+        values = read[at : at + 3 * (len(e) + len(t))]
+        at += len(values)
+        rows = [values[i : i + 3] for i in range(0, len(values), 3)]
+        gaps[key] = _gap(rows[: len(e)], rows[len(e) :])
+    root = gaps.get(("", 0))
+    if root is None or root < OWN_SIZE:
         return None
-    first = next(key for key in common if apart[key] >= ORDERS)
+    first = next((key for key in common if gaps[key] >= ORDERS), None)
+    if first is None:
+        return None
     return first[0], root
 
 
@@ -145,7 +200,7 @@ def eval_train_finding(model: nn.Module, name: str, ratio: float, step: int | No
     kind = type(dict(model.named_modules()).get(name, model)).__name__
     values: dict[str, Any] = {
         "module": f"{name} ({kind})" if name else kind,
-        "ratio": f"{ratio:.0f}" if math.isfinite(ratio) else "∞",
+        "ratio": f"{ratio:.1f}" if ratio < 10 else f"{ratio:.0f}" if math.isfinite(ratio) else "∞",
     }
     if step is None:
         return Finding("model.eval-train-differ", values, location=name or None)
@@ -154,9 +209,11 @@ def eval_train_finding(model: nn.Module, name: str, ratio: float, step: int | No
 
 
 class EvalTrainProbe:
-    """watch's: the comparison on one eval batch, the first sampled one after the running
-    statistics settled, then never again (two extra forwards without gradients, once). Modes,
-    buffers, requires_grad and the RNGs are put back before the user's own eval forward runs."""
+    """watch's: the comparison on the first _PROBES sampled eval batches after the running
+    statistics settled, then never again (two extra forwards without gradients each). Several,
+    since one batch can be the one the statistics fit: a model trained on recordings one at a
+    time is off on most of them, not on all. Modes, buffers, requires_grad and the RNGs are put
+    back before the user's own eval forward runs."""
 
     def __init__(
         self,
@@ -168,6 +225,8 @@ class EvalTrainProbe:
         self._model, self._report, self._step_of, self._every = model, report, step_of, every
         self._handle: Any = None
         self._evals = 0
+        self._probes = 0  # eval batches compared
+        self._train_batch = 0  # the largest training batch's size seen
         self._busy = False  # inside its own forwards
 
     def attach(self) -> None:
@@ -189,8 +248,20 @@ class EvalTrainProbe:
             self._handle = None
 
     def _pre(self, module: nn.Module, args: Any, kwargs: Any) -> None:
-        if self._busy or module.training or not _plain((args, kwargs)):
+        if self._busy:
+            return
+        if module.training:
+            size = _batch_size(args)
+            if size > self._train_batch:
+                self._train_batch = size
+            return
+        if not _plain((args, kwargs)):
             return  # an argument with state of its own (a generation cache) must see one forward
+        # Train mode normalises with the batch it is given: on a batch far smaller than the
+        # training ones (one image through a ResNet trained on 16) it is train mode that is off,
+        # not eval mode, and nothing is learnt from comparing them.
+        if 2 * _batch_size(args) < self._train_batch:
+            return
         self._evals += 1
         if self._evals > 3 and self._evals % self._every:
             return
@@ -199,16 +270,28 @@ class EvalTrainProbe:
         try:
             if not settled(module):
                 return
-            self.detach()
+            self._probes += 1
             with modes_preserved(module):
                 found = eval_train_apart(module, lambda: module(*args, **kwargs))
-        except Exception:  # a check never stops the user's evaluation
-            found = None
+        except Exception:  # a check never stops the user's evaluation (nor runs again)
+            self._probes = _PROBES
         finally:
             self._busy = False
+        if found is not None or self._probes >= _PROBES:
+            self.detach()
         if found is not None:
             finding = eval_train_finding(module, *found, step=self._step_of())
             self._report("watch.eval-train-differ", "", finding)
+
+
+def _batch_size(args: Any) -> int:
+    """The first dimension of a forward's first tensor argument (0 when it has none)."""
+    first = args[0] if args else None
+    if isinstance(first, (tuple, list)) and first:
+        first = first[0]
+    if isinstance(first, torch.Tensor) and first.dim() > 0:
+        return int(first.shape[0])
+    return 0
 
 
 def _plain(value: Any) -> bool:

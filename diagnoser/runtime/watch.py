@@ -34,7 +34,7 @@ from torch import nn
 from torch.nn.parameter import is_lazy
 
 from ..speak.i18n import default_lang
-from . import breaks
+from . import autocast_switched_off, breaks
 from .eval_train_checks import EvalTrainProbe
 from .export import Exporter
 from .findings import Finding, TrainingFindingError, summary
@@ -163,6 +163,7 @@ class Watch:
         self._schedulers.attach()
         self._frozen_set.attach()
         self._eval_train.attach()
+        autocast_switched_off.follow(self._once, self.model, lambda: self.step_count)
         self._hook_layers(self._full or self._norm_each_step)  # a break_on reading the norm
         if self._exporter is not None:
             self._exporter.follow_lr({id(p) for p in self.model.parameters()})
@@ -194,6 +195,8 @@ class Watch:
                 self._layer_handles.append(p.register_hook(hook))
 
     def detach(self) -> None:
+        # first: torch's autocast.__init__ is put back whatever fails after
+        autocast_switched_off.unfollow(self._once)
         self._optim.detach()
         self._ranks.detach()
         self._schedulers.detach()
