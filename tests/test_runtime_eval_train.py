@@ -285,7 +285,7 @@ def test_watch_names_batchnorm_trained_one_recording_at_a_time(loud: bool) -> No
                 ) / len(held_out)
     if not loud:
         assert losses[False] < 2 * losses[True] + 0.1  # eval mode is as good as train mode
-        assert [f for f in w.findings if f.entry == "train-eval-mismatch"] == []
+        assert w.findings == []  # one-sample batches' losses vary widely: no spike either
         return
     assert losses[False] > 10 * losses[True]  # the harm, from torch: eval mode is lost
     [finding] = w.findings

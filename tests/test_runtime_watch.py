@@ -328,3 +328,15 @@ def test_lbfgs_closure_forwards_make_one_step_each_update() -> None:
         for _ in range(6):
             opt.step(closure)
     assert model.training and w.step_count == 6 + 4  # the first update's 5 forwards, then 1 each
+
+
+@pytest.mark.parametrize("lasting", [False, True])
+def test_a_loss_spike_lasts_beyond_one_batch(lasting: bool) -> None:
+    """One batch far above the run's losses (a single confidently wrong sample, at batch size 1)
+    is no spike; the same height on the next step too is, reported at the step it began."""
+    losses = [0.5] * 20 + [50.0] + ([40.0] if lasting else [0.5]) + [0.5] * 5
+    with watch(_mlp(), on_finding="quiet") as w:
+        for loss in losses:
+            w.step(loss)
+    found = [f for f in w.findings if f.check == "watch.loss-spike"]
+    assert [f.values["step"] for f in found] == ([20] if lasting else [])

@@ -626,9 +626,10 @@ CHECKS: tuple[Check, ...] = (
         ("no loss spike", "loss 没有突然飙升"),
         (
             "the loss jumped to {loss} at step {step}, {ratio} times the recent median {median} "
-            "and over twice the highest loss before it ({top})",
+            "and over twice the highest loss before it ({top}), and stayed that high at the next "
+            "step",
             "第 {step} 步 loss 跳到 {loss}，是最近中位数 {median} 的 {ratio} 倍，"
-            "也超过了此前最高 loss（{top}）的两倍",
+            "也超过了此前最高 loss（{top}）的两倍，下一步仍然这么高",
         ),
     ),
     _check(

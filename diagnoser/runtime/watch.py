@@ -127,6 +127,7 @@ class Watch:
         self._losses: deque[float] = deque(maxlen=50)
         self._last_loss: float | None = None
         self._top_loss = -math.inf  # the highest finite loss so far
+        self._spike: tuple[Finding, float] | None = None  # a step's spike, and the next one's bar
         self._flow: dict[str, deque[tuple[float, float]]] = {}  # (layer norm, largest norm)
         self._first_norm: dict[str, tuple[int, float]] = {}
         self._memory: deque[tuple[int, float]] = deque(maxlen=_SAMPLES + 1)
@@ -519,7 +520,14 @@ class Watch:
         # A spike is relative to the run's own scale: far above the recent median, and above
         # twice the highest loss the run has had so far. A converging run's median falls while
         # its noisiest batches (a mislabelled sample, a hard batch) still reach its early
-        # losses: 2.48 against a median of 0.45 is such a batch, not a spike.
+        # losses: 2.48 against a median of 0.45 is such a batch, not a spike. And it lasts: the
+        # next step is above the same bar too. With a batch of one sample, a confidently wrong
+        # one costs ten times the median and more, alone.
+        if self._spike is not None:
+            first, bar = self._spike
+            self._spike = None
+            if loss > bar:
+                self._once("watch.loss-spike", "", first)
         if loss > 2 * self._top_loss and len(self._losses) >= 10:  # the median only then
             median = statistics.median(self._losses)
             if median > 0 and loss > self.spike_factor * median:
@@ -530,7 +538,8 @@ class Watch:
                     "ratio": f"{loss / median:.1f}",
                     "top": f"{self._top_loss:.4g}",
                 }
-                self._once("watch.loss-spike", "", Finding("watch.loss-spike", values))
+                bar = max(2 * self._top_loss, self.spike_factor * median)
+                self._spike = (Finding("watch.loss-spike", values), bar)
         self._losses.append(loss)
         self._top_loss = max(self._top_loss, loss)
 
