@@ -141,13 +141,23 @@ def test_one_pass_over_the_anchors_finds_what_a_test_of_each_would(
     index = load_index()
     texts = [ex.lower() for e in index.entries for ex in e.examples]
     texts += ["", "runtimeerror: nothing known here", texts[0] + "\0" + texts[-1]]
-    choices = {s.pattern: literal_choices(s.pattern) for e in index.entries for s in e.signatures}
+    # a signature known by its exception's class alone is anchored by the class's name
+    choices = {
+        s.pattern + (s.type or ""): literal_choices(s.pattern)
+        or (literal_choices(s.type) if s.type else frozenset())
+        for e in index.entries
+        for s in e.signatures
+    }
     for lowered in texts:
         expected = [
             (e.id, s.pattern)
             for e in index.entries
             for s in e.signatures
-            if (s.anchor in lowered if s.anchor else _any_in(choices[s.pattern], lowered))
+            if (
+                s.anchor in lowered
+                if s.anchor
+                else _any_in(choices[s.pattern + (s.type or "")], lowered)
+            )
         ]
         assert [(e.id, s.pattern) for e, s in index.candidates(lowered)] == expected
 

@@ -723,8 +723,12 @@ def _stored(data: dict[str, Any], spans: list[int], stamp: str) -> dict[str, Any
     for e, entry in enumerate(data["entries"]):
         for s, signature in enumerate(entry["signatures"]):
             # Without an anchor, one literal of each alternative ("CUDA error: out of memory|
-            # cuda runtime error (2)...") still rules the signature out of most texts.
+            # cuda runtime error (2)...") still rules the signature out of most texts; one known
+            # by its exception's class alone (`pattern: '^'` with `type`) by its class's name,
+            # which the text searched holds after the message (match._signature_matches).
             words = [signature[4]] if signature[4] else literal_choices(signature[0])
+            if not words and signature[5]:
+                words = literal_choices(signature[5])
             for word in sorted({w[:WINDOW] for w in words}):
                 anchors.setdefault(word, []).append(_pack(e, s))
             if not words:

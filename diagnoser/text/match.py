@@ -255,6 +255,8 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
     lowered = err.message.lower()
     if unwrapped != err.message:  # a one-line message is searched once
         lowered += "\0" + unwrapped.lower()
+    if err.exc_type:  # what anchors the signatures known by the exception's class alone
+        lowered += "\0" + err.exc_type.lower()
     matched: set[str] = set()
     # Only the signatures whose anchor the message contains: the rest cannot match.
     for entry, sig in index.candidates(lowered):
