@@ -158,7 +158,9 @@ def _gap(eval_rows: list[list[float]], train_rows: list[list[float]]) -> float:
     return max(whole, channels[len(channels) // 2])
 
 
-def eval_train_apart(model: nn.Module, forward: Callable[[], Any]) -> tuple[str, float] | None:
+def eval_train_apart(
+    model: nn.Module, forward: Callable[[], Any], least: float = OWN_SIZE
+) -> tuple[str, float] | None:
     """Run `forward` with the model in eval mode, then in train mode, without gradients. When the
     model's outputs are ORDERS times their size apart, or as far apart as they are large
     (OWN_SIZE) when a module inside is ORDERS apart: the first module (in the order they ran)
@@ -169,7 +171,7 @@ def eval_train_apart(model: nn.Module, forward: Callable[[], Any]) -> tuple[str,
     recordings a hundred times louder or quieter): every channel of its BatchNorm is orders of
     magnitude off, and the output collapses to what the biases after it give, which is of the
     output's own size. Its predictions are lost, yet the output alone is only a few times
-    apart."""
+    apart. `least=ORDERS` asks for the first case only."""
     model.eval()
     evaluated = _trace(model, forward)
     model.train()
@@ -187,7 +189,7 @@ def eval_train_apart(model: nn.Module, forward: Callable[[], Any]) -> tuple[str,
         rows = [values[i : i + 3] for i in range(0, len(values), 3)]
         gaps[key] = _gap(rows[: len(e)], rows[len(e) :])
     root = gaps.get(("", 0))
-    if root is None or root < OWN_SIZE:
+    if root is None or root < least:
         return None
     first = next((key for key in common if gaps[key] >= ORDERS), None)
     if first is None:
@@ -272,7 +274,11 @@ class EvalTrainProbe:
                 return
             self._probes += 1
             with modes_preserved(module):
-                found = eval_train_apart(module, lambda: module(*args, **kwargs))
+                # With no training batch seen (a watch over evaluation alone), the batch's size
+                # says nothing of the training's, and train mode on a small batch is off by
+                # itself: only outputs an order of magnitude apart count then.
+                least = OWN_SIZE if self._train_batch else ORDERS
+                found = eval_train_apart(module, lambda: module(*args, **kwargs), least)
         except Exception:  # a check never stops the user's evaluation (nor runs again)
             self._probes = _PROBES
         finally:
