@@ -34,7 +34,8 @@ _PAIR = compile_cached(
 # Aho-Corasick pass over the words is faster still, but importing it costs a cold start more.)
 _KEY_THEN_NUMBER = compile_cached(
     r"(?:a(?:ccuracy|cc|llocated)|b(?:ackward|wd|s)|compute|data|epoch|forward|gpu"
-    r"|l(?:oading|oad|oss[\w.]{0,30}|ogging)|m(?:emory|em|etrics?|odel)|norm|optim(?:izer)?|reserved"
+    r"|l(?:oading|oad|oss(?:[_.][a-z0-9]{1,8}){0,3}|ogging)|m(?:emory|em|etrics?|odel)|norm"
+    r"|optim(?:izer)?|reserved"
     r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
 )
 # print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
@@ -68,7 +69,7 @@ _WATCH_LABEL = compile_cached(r"^\s*\[diagnoser:(?P<label>[^\]\n]{1,80})\]\s")
 _WATCH_STEP = compile_cached(r"^\s*step (?P<step>\d{1,12})\b")
 
 # a term's name: words joined by "_" or "." with "loss" among them ("s0.loss_cls", "box_loss"),
-# each word short (the pre-filter below reads at most 30 characters after "loss")
+# each word short (the pre-filter below reads the words after "loss" as this does)
 _PART_OF_LOSS = (
     # not a GAN's model's loss, nor the whole loss by another of its names (total_loss, val_loss)
     r"(?!(?:d|g|gen|disc|adv|critic|generator|discriminator|mean|avg|average|epoch|running|total"
@@ -220,7 +221,7 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     # Whole-text checks, so that the lines of a traceback skip the regexes: progress bars to
     # strip, Chinese names of the metrics to read.
     bars = "%|" in text or "it/s" in text or "s/it" in text or "[=" in text
-    chinese = _ZH_KEY.search(text) is not None
+    chinese = "第" in text or "损失" in text or "率" in text or "显存" in text  # 准确率, 正确率
     epoch_above: int | None = None  # "Epoch 3/50" on a line of its own, above its numbers
     bare: list[BareRow] = []  # rows of a table whose header was not pasted
     for lineno, line in enumerate(lines, start=1):
@@ -556,7 +557,7 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
     if not _KEY_THEN_NUMBER.search(line.lower()):  # most lines of a traceback: not worth splitting
         return
     found: dict[str, float] = {}
-    parts: dict[str, dict[str, str]] = {}  # the terms of a loss, by the loss they add up to
+    parts: dict[str, dict[str, str]] | None = None  # a loss's terms, by the loss they make
     for segment in _SEGMENTS.split(line):
         if not _KEY_THEN_NUMBER.search(segment.lower()):
             continue
@@ -564,6 +565,7 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
             key = m.group("key").split("]")[-1]
             name = canonical_key(key)
             if name in _PARTS:
+                parts = parts or {}
                 parts.setdefault(_PARTS[name], {}).setdefault(key.lower(), m.group("value"))
                 continue
             if name is None or name in found:
@@ -576,7 +578,7 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
             if name.endswith("_time") and unit == "ms":
                 value /= 1000
             found[name] = value
-    for name, terms in parts.items():
+    for name, terms in (parts or {}).items():
         if name not in found:  # the total, where the log prints none
             found[name] = _total(log, name, list(terms.values()))
     if not found:
