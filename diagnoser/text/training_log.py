@@ -91,14 +91,6 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
             r"loss(?:[_/](?:step|epoch))?$"
         ),
     ),
-    # One term of a loss made of several (detection's loss_cls + loss_bbox, YOLO's box_loss,
-    # fairseq's nll_loss, a VAE's kl_loss): where no total is printed, the terms add up to it. A
-    # GAN's two losses (d_loss, loss_G) are two models' losses, not terms of one.
-    (
-        "val_loss_part",
-        compile_cached(rf"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?{_PART_OF_LOSS}$"),
-    ),
-    ("loss_part", compile_cached(rf"^(?:train(?:ing)?[ _/-]?)?{_PART_OF_LOSS}$")),
     ("val_acc", compile_cached(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:uracy)?$")),
     ("acc", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?acc(?:uracy)?$")),
     ("grad_norm", compile_cached(r"^(?:grad(?:ient)?[ _]?norm|total[ _]norm|gnorm)$")),
@@ -129,6 +121,15 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("batch_size", compile_cached(r"^(?:batch[ _]?size|bs)$")),
     ("data_wait_pct", compile_cached(r"^waiting (?:on|for) data$")),
+    # One term of a loss made of several (detection's loss_cls + loss_bbox, YOLO's box_loss,
+    # fairseq's nll_loss, a VAE's kl_loss): where no total is printed, the terms add up to it. A
+    # GAN's two losses (d_loss, loss_G) are two models' losses, not terms of one. Last, and tried
+    # only on a name that says loss (canonical_key: the last two).
+    (
+        "val_loss_part",
+        compile_cached(rf"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?{_PART_OF_LOSS}$"),
+    ),
+    ("loss_part", compile_cached(rf"^(?:train(?:ing)?[ _/-]?)?{_PART_OF_LOSS}$")),
 ]
 _TO_MB = {
     **{f"k{i}": 1 / 1024 for i in ("", "b", "i", "ib")},
@@ -196,7 +197,7 @@ def _watched_model(log: TrainingLog, label: str, rest: str, steps: dict[str, int
 
 def canonical_key(key: str) -> str | None:
     key = key.strip().strip("'\"{[").lower()
-    for name, pattern in _KEYS:
+    for name, pattern in _KEYS[:-2] if "loss" not in key else _KEYS:
         if pattern.match(key):
             return name
     return None
@@ -220,8 +221,11 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     workers: int | None = None  # the num_workers a loader benchmark's lines are about
     # Whole-text checks, so that the lines of a traceback skip the regexes: progress bars to
     # strip, Chinese names of the metrics to read.
-    bars = "%|" in text or "it/s" in text or "s/it" in text or "[=" in text
-    chinese = "第" in text or "损失" in text or "率" in text or "显存" in text  # 准确率, 正确率
+    bars = "%|" in text or "[=" in text  # tqdm's bar, Keras's
+    # (isascii costs nothing: a str knows whether it is ASCII; 率: 准确率, 正确率)
+    chinese = not text.isascii() and (
+        "第" in text or "损失" in text or "率" in text or "显存" in text
+    )
     epoch_above: int | None = None  # "Epoch 3/50" on a line of its own, above its numbers
     bare: list[BareRow] = []  # rows of a table whose header was not pasted
     for lineno, line in enumerate(lines, start=1):
@@ -255,7 +259,7 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         if header and len(cells) == len(header) and all(_CELL_VALUE.match(c) for c in cells):
             _read_row(cells, header, lineno, log)
             continue
-        if len(cells) >= 3 and "/" in cells[0] and _bare_row(cells, lineno, bare):
+        if cells and "/" in cells[0] and len(cells) >= 3 and _bare_row(cells, lineno, bare):
             continue
         if header and _TABLE_RULE.match(line):
             continue  # the |---|---| under a Markdown header
@@ -270,7 +274,8 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
                 log,
                 epoch_above,
             )
-    _read_bare_rows(bare, log)
+    if bare:
+        _read_bare_rows(bare, log)
     return log
 
 
