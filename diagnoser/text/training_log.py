@@ -363,8 +363,9 @@ _EPOCH_ALONE = compile_cached(r"^\s*epoch\s+(\d+)\s*/\s*\d+\s*$", re.IGNORECASE)
 # The metrics' Chinese names, read as their English ones: "第3轮 损失: 0.69 准确率: 50.1%",
 # "验证集损失".
 _ZH_KEY = compile_cached(
-    r"第\s*(?P<epoch>\d+)\s*(?:轮|个\s*epoch)"
-    r"|(?P<split>训练集?|验证集?|测试集?)?\s*(?P<what>损失值?|准确率|正确率|显存占用|显存|梯度范数)"
+    r"第[^\S\n]{0,3}(?P<epoch>\d{1,9})[^\S\n]{0,3}(?:轮|个[^\S\n]{0,3}epoch)"
+    r"|(?:(?P<split>训练集?|验证集?|测试集?)[^\S\n]{0,3})?"
+    r"(?P<what>损失值?|准确率|正确率|显存占用|显存|梯度范数)"
     r"|(?P<colon>：)"
 )
 _ZH_WHAT = {"损失": "loss", "准确": "acc", "正确": "acc", "显存": "memory", "梯度": "grad_norm"}
