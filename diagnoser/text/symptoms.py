@@ -76,6 +76,9 @@ def _exploded_to_chance(log: TrainingLog) -> Finding | None:
     return Finding("grad-explodes", 85, values)
 
 
+_HUGE_GRAD_NORM = 1e6
+
+
 def _grad_explodes(log: TrainingLog) -> Finding | None:
     points = log.series.get("grad_norm", [])
     good = finite(points)
@@ -85,7 +88,10 @@ def _grad_explodes(log: TrainingLog) -> Finding | None:
     first, peak = good[0], max(good, key=lambda p: p.value)
     # One spike that recovers at once is noise; explosion is growth that stays (or goes non-finite).
     high = [p for p in good if p.value >= 1e3 and p.value >= 100 * max(first.value, 1e-12)]
-    if not (nonfinite or len(high) >= 2):
+    # A log that starts after the blow-up has no small norm to grow from: norms of a million and
+    # more, twice, are no healthy model's (unclipped norms of one run in the tens at most).
+    huge = [p for p in good if p.value >= _HUGE_GRAD_NORM]
+    if not (nonfinite or len(high) >= 2 or len(huge) >= 2):
         return _exploded_to_chance(log)
     values = {
         "first": fmt(first.value),
@@ -141,7 +147,7 @@ def _flat(log: TrainingLog) -> Finding | None:
     """Five readings within 2% of each other, or three identical ones (a log's "..." hides the
     rest). A series still falling at every reading is slow, not stuck; a high accuracy is done."""
     acc = finite(log.series.get("acc", []) or log.series.get("val_acc", []))
-    if acc and acc[-1].value >= 0.95:
+    if acc and _fraction(acc)[-1] >= 0.95:  # 0.97 or 97 (%)
         return None
     for metric in ("loss", "acc", "val_loss"):
         points = finite(log.series.get(metric, []))
@@ -358,10 +364,13 @@ def _underfit(log: TrainingLog) -> Finding | None:
     if len(loss) < 5 or len(acc_points) < 3:
         return None
     acc = _fraction(acc_points)
-    tail = [p.value for p in loss[-max(3, len(loss) // 3) :]]
+    window = max(3, len(loss) // 3)
+    tail = [p.value for p in loss[-window:]]
     levelled = (max(tail) - min(tail)) <= 0.03 * max(abs(sum(tail) / len(tail)), 1e-8)
     fell = loss[-1].value <= 0.9 * loss[0].value
-    if not (fell and levelled and acc[-1] < 0.8):
+    # an accuracy that still rises at every reading is a model still learning, not one at its limit
+    rising = all(b > a for a, b in itertools.pairwise(acc[-window:]))
+    if not (fell and levelled and acc[-1] < 0.8) or rising:
         return None
     values = {
         "loss_first": fmt(loss[0].value),

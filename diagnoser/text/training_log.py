@@ -23,7 +23,7 @@ _SEGMENTS = compile_cached(r"(?<!\s)\s*(?:\||,|;|\t| - | — )\s*")
 _PAIR = compile_cached(
     r"(?<![\w./])(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){0,3}?)"
     rf"['\"]?\s*(?:[:=]\s*)?['\"]?(?P<value>{_NUM})"  # one run of blanks or two around [:=]
-    r"(?:\s*(?P<unit>[KMG]i?B|ms|s|%))?(?![\w.])",
+    r"(?:\s*(?P<unit>[KMG]i?B?|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
 # A segment holds a pair worth reading only if a known key's last word (every key of _KEYS below
@@ -34,7 +34,8 @@ _PAIR = compile_cached(
 # Aho-Corasick pass over the words is faster still, but importing it costs a cold start more.)
 _KEY_THEN_NUMBER = compile_cached(
     r"(?:a(?:ccuracy|cc|llocated)|b(?:ackward|wd|s)|compute|data|epoch|forward|gpu"
-    r"|l(?:oading|oad|oss|ogging)|m(?:emory|em|etrics?|odel)|norm|optim(?:izer)?|reserved"
+    r"|l(?:oading|oad|oss(?:[_.][a-z0-9]{1,8}){0,3}|ogging)|m(?:emory|em|etrics?|odel)|norm"
+    r"|optim(?:izer)?|reserved"
     r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
 )
 # print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
@@ -67,6 +68,14 @@ _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
 _WATCH_LABEL = compile_cached(r"^\s*\[diagnoser:(?P<label>[^\]\n]{1,80})\]\s")
 _WATCH_STEP = compile_cached(r"^\s*step (?P<step>\d{1,12})\b")
 
+# a term's name: words joined by "_" or "." with "loss" among them ("s0.loss_cls", "box_loss"),
+# each word short (the pre-filter below reads the words after "loss" as this does)
+_PART_OF_LOSS = (
+    # not a GAN's model's loss, nor the whole loss by another of its names (total_loss, val_loss)
+    r"(?!(?:d|g|gen|disc|adv|critic|generator|discriminator|mean|avg|average|epoch|running|total"
+    r"|train|training|val|valid|validation|eval|dev|test)[_.]loss$|loss[_.](?:d|g|step|epoch)$)"
+    r"(?:(?:[a-z0-9]{1,8}[_.]){1,3}loss(?:[_.][a-z0-9]{1,8}){0,3}|loss(?:[_.][a-z0-9]{1,8}){1,3})"
+)
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
         "val_loss",
@@ -78,7 +87,7 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
         "loss",
         compile_cached(
-            r"^(?:(?:mean|avg|average|epoch|running)[ _])?(?:train(?:ing)?[ _/-]?)?"
+            r"^(?:(?:mean|avg|average|epoch|running|total)[ _])?(?:train(?:ing)?[ _/-]?)?"
             r"loss(?:[_/](?:step|epoch))?$"
         ),
     ),
@@ -112,8 +121,21 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
     ),
     ("batch_size", compile_cached(r"^(?:batch[ _]?size|bs)$")),
     ("data_wait_pct", compile_cached(r"^waiting (?:on|for) data$")),
+    # One term of a loss made of several (detection's loss_cls + loss_bbox, YOLO's box_loss,
+    # fairseq's nll_loss, a VAE's kl_loss): where no total is printed, the terms add up to it. A
+    # GAN's two losses (d_loss, loss_G) are two models' losses, not terms of one. Last, and tried
+    # only on a name that says loss (canonical_key: the last two).
+    (
+        "val_loss_part",
+        compile_cached(rf"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?{_PART_OF_LOSS}$"),
+    ),
+    ("loss_part", compile_cached(rf"^(?:train(?:ing)?[ _/-]?)?{_PART_OF_LOSS}$")),
 ]
-_TO_MB = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1.0, "mib": 1.0, "gb": 1024.0, "gib": 1024.0}
+_TO_MB = {
+    **{f"k{i}": 1 / 1024 for i in ("", "b", "i", "ib")},
+    **{f"m{i}": 1.0 for i in ("", "b", "i", "ib")},
+    **{f"g{i}": 1024.0 for i in ("", "b", "i", "ib")},
+}
 
 
 @dataclass(frozen=True, slots=True)  # slots: a long log holds hundreds of thousands of these
@@ -175,7 +197,7 @@ def _watched_model(log: TrainingLog, label: str, rest: str, steps: dict[str, int
 
 def canonical_key(key: str) -> str | None:
     key = key.strip().strip("'\"{[").lower()
-    for name, pattern in _KEYS:
+    for name, pattern in _KEYS[:-2] if "loss" not in key else _KEYS:
         if pattern.match(key):
             return name
     return None
@@ -197,6 +219,15 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         _read_csv(lines, csv_header, log)
         return log
     workers: int | None = None  # the num_workers a loader benchmark's lines are about
+    # Whole-text checks, so that the lines of a traceback skip the regexes: progress bars to
+    # strip, Chinese names of the metrics to read.
+    bars = "%|" in text or "[=" in text  # tqdm's bar, Keras's
+    # (isascii costs nothing: a str knows whether it is ASCII; 率: 准确率, 正确率)
+    chinese = not text.isascii() and (
+        "第" in text or "损失" in text or "率" in text or "显存" in text
+    )
+    epoch_above: int | None = None  # "Epoch 3/50" on a line of its own, above its numbers
+    bare: list[BareRow] = []  # rows of a table whose header was not pasted
     for lineno, line in enumerate(lines, start=1):
         if gradients and _read_gradient(line, log):
             continue
@@ -217,17 +248,34 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             rest = line[watched.end() :]
             _read_line(rest, lineno, _watched_model(log, watched.group("label"), rest, steps))
             continue
+        if bars and ("%|" in line or "/s" in line or "/it" in line or "[=" in line):
+            line = _PROGRESS_BAR.sub("", line)
+        if chinese:
+            line = _ZH_KEY.sub(_in_english, line)
+        if "poch" in line and (alone := _EPOCH_ALONE.match(line)):
+            epoch_above = int(alone.group(1))
+            continue
         cells = _cells(line)
-        if header and len(cells) == len(header) and all(_CELL_NUMBER.match(c) for c in cells):
+        if header and len(cells) == len(header) and all(_CELL_VALUE.match(c) for c in cells):
             _read_row(cells, header, lineno, log)
+            continue
+        if cells and "/" in cells[0] and len(cells) >= 3 and _bare_row(cells, lineno, bare):
             continue
         if header and _TABLE_RULE.match(line):
             continue  # the |---|---| under a Markdown header
-        header = _table_header(cells)
-        if header is None:
+        # A trainer prints its header once (or once an epoch), then rows, validation lines and
+        # progress between them: the header holds until another one comes.
+        if (new_header := _table_header(cells)) is not None:
+            header = new_header
+        else:
             _read_line(
-                _SCALAR_TENSOR.sub(_scalar, line) if "tensor(" in line else line, lineno, log
+                _SCALAR_TENSOR.sub(_scalar, line) if "tensor(" in line else line,
+                lineno,
+                log,
+                epoch_above,
             )
+    if bare:
+        _read_bare_rows(bare, log)
     return log
 
 
@@ -298,6 +346,41 @@ def _read_gradient(line: str, log: TrainingLog) -> bool:
 
 _CELL_SPLIT = compile_cached(r"\s*[|\t]\s*|\s{2,}")
 _CELL_NUMBER = compile_cached(rf"^{_NUM}%?$", re.IGNORECASE)
+# A table's cell: a number, with a unit a trainer prints beside it (`3.52G`, `12%`), or a position
+# `45/299` (epoch 45 of 299).
+_CELL_VALUE = compile_cached(
+    rf"^(?:(?P<num>{_NUM})(?P<unit>%|[KMG]i?B?)?|(?P<done>\d+)/\d+)$", re.IGNORECASE
+)
+# What a progress bar adds to the numbers: tqdm's `: 100%|█████| 118/118 [00:41<00:00,  2.87it/s`
+# (the postfix after the rate, `loss=0.69`, stays) and Keras's `[=====>....]`.
+_PROGRESS_BAR = compile_cached(
+    r"(?::[^\S\n]*)?\d{1,3}%\|[^|\n]{0,200}\|(?:[^\S\n]*\d+/\d+)?"
+    r"|\[\d+:\d+(?::\d+)?<[\d:?]*,[^\S\n]*[\d.?]+[^\S\n]*(?:it|s)/(?:it|s)\]?"
+    r"|\[=*>?\.*\]"
+)
+# "Epoch 3/50" alone on its line: Keras prints it above the line of the epoch's numbers.
+_EPOCH_ALONE = compile_cached(r"^\s*epoch\s+(\d+)\s*/\s*\d+\s*$", re.IGNORECASE)
+# The metrics' Chinese names, read as their English ones: "第3轮 损失: 0.69 准确率: 50.1%",
+# "验证集损失".
+_ZH_KEY = compile_cached(
+    r"第[^\S\n]{0,3}(?P<epoch>\d{1,9})[^\S\n]{0,3}(?:轮|个[^\S\n]{0,3}epoch)"
+    r"|(?:(?P<split>训练集?|验证集?|测试集?)[^\S\n]{0,3})?"
+    r"(?P<what>损失值?|准确率|正确率|显存占用|显存|梯度范数)"
+    r"|(?P<colon>：)"
+)
+_ZH_WHAT = {"损失": "loss", "准确": "acc", "正确": "acc", "显存": "memory", "梯度": "grad_norm"}
+
+
+def _in_english(m: re.Match[str]) -> str:
+    if m.group("epoch"):
+        return f" epoch {m.group('epoch')} "
+    if m.group("colon"):
+        return ": "
+    what = _ZH_WHAT[m.group("what")[:2]]
+    split = m.group("split") or ""
+    return f" {'val_' if split[:1] in ('验', '测') else ''}{what} "
+
+
 _LONE_NUMBER = compile_cached(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _TABLE_RULE = compile_cached(r"^[\s|:+=-]+$")
 _INTEGER = compile_cached(r"^\d+$")
@@ -316,6 +399,13 @@ def _cells(line: str) -> list[str]:
 _HEADER_UNIT = compile_cached(r"(?<!\s)\s*(?:[(\[]\s*([kmg]i?b|m?s)\s*[)\]]|[/_ ]([kmg]i?b|m?s))$")
 _UNIT_SCALE = {**_TO_MB, "s": 1.0, "ms": 1 / 1000}
 Column = tuple[str | None, float]  # (canonical name, what a value is multiplied by)
+# Names a column's role has in a header row alone: beside `Epoch  gpu_mem` a column "box" is a
+# term of the loss (detectors print box, objectness, class and distribution-focal terms, and
+# their "total"), where a line's `box=0.05` is more likely a setting.
+_COLUMN_ONLY = {
+    **dict.fromkeys(("box", "obj", "cls", "dfl", "giou", "bbox"), "loss_part"),
+    "total": "loss",
+}
 
 
 def _table_header(cells: list[str]) -> list[Column] | None:
@@ -342,7 +432,7 @@ def _table_header(cells: list[str]) -> list[Column] | None:
                 if re.fullmatch(r"epochs?|ep", low)
                 else "step"
                 if re.fullmatch(r"steps?|iter(?:ation)?s?|it|batch", low)
-                else canonical_key(low),
+                else canonical_key(low) or _COLUMN_ONLY.get(low),
                 scale,
             )
         )
@@ -351,36 +441,139 @@ def _table_header(cells: list[str]) -> list[Column] | None:
 
 
 def _read_row(cells: list[str], header: list[Column], lineno: int, log: TrainingLog) -> None:
-    row = {name: (cell, scale) for (name, scale), cell in zip(header, cells, strict=True)}
-    epoch, step = row.pop("epoch", ("", 1.0))[0], row.pop("step", ("", 1.0))[0]
-    if step and not _INTEGER.match(step):
-        # a "step" column of 0.41, 0.39, 0.43: what one step took, in seconds, not its number
-        row.setdefault("step_time", (step, 1.0))
-        step = ""
-    for name, (cell, scale) in row.items():
-        if name is None:
+    epoch = step = None
+    named: list[tuple[str, str, float]] = []  # (canonical name, cell, scale) of each metric
+    for (name, scale), cell in zip(header, cells, strict=True):
+        if name == "epoch":
+            epoch = _position(cell)
+        elif name == "step" and (_INTEGER.match(cell) or "/" in cell):
+            step = _position(cell)
+        elif name == "step":
+            # a "step" column of 0.41, 0.39, 0.43: what one step took, in seconds, not its number
+            if all(n != "step_time" for n, _ in header):
+                named.append(("step_time", cell, 1.0))
+        elif name is not None:
+            named.append((name, cell, scale))
+    parts: dict[str, list[str]] = {}
+    for name, cell, scale in named:
+        value = _cell_value(cell, name)
+        if value is None:
             continue
-        _note_decimals(log, name, cell)
-        point = Point(
-            _number(cell.rstrip("%")) * scale,
-            lineno,
-            int(float(epoch)) if epoch else None,
-            int(float(step)) if step else None,
-        )
-        log.series.setdefault(name, []).append(point)
+        if name in _PARTS:
+            parts.setdefault(_PARTS[name], []).append(cell)
+            continue
+        _note_decimals(log, name, cell.rstrip("%"))
+        log.series.setdefault(name, []).append(Point(value * scale, lineno, epoch, step))
+    for name, terms in parts.items():
+        if name not in log.series or log.series[name][-1].line != lineno:
+            log.series.setdefault(name, []).append(
+                Point(_total(log, name, terms), lineno, epoch, step)
+            )
 
 
-def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
+def _position(cell: str) -> int | None:
+    """An epoch or step column's number: `45` or `45/299` (the 45th of 299)."""
+    m = _CELL_VALUE.match(cell)
+    if m is None:
+        return None
+    return int(m.group("done")) if m.group("done") else int(float(m.group("num")))
+
+
+def _cell_value(cell: str, name: str) -> float | None:
+    """A metric's value in a table's cell, in MB when a memory's cell says its unit (`3.52G`)."""
+    m = _CELL_VALUE.match(cell)
+    if m is None or m.group("num") is None:
+        return None
+    value = _number(m.group("num"))
+    unit = (m.group("unit") or "").lower()
+    return value * _TO_MB[unit] if name == "memory" and unit in _TO_MB else value
+
+
+@dataclass(frozen=True, slots=True)
+class BareRow:
+    line: int
+    epoch: int
+    memory: float | None  # MB
+    numbers: tuple[str, ...]  # the cells with a fraction, as printed
+
+
+def _bare_row(cells: list[str], lineno: int, rows: list[BareRow]) -> bool:
+    """A row of a progress table whose header was not pasted, as trainers print one an epoch
+    (YOLO's `45/299  3.52G  0.05123  0.03214  0.01201  23  640`): every cell a value, the first a
+    position `n/N`. The roles come from the values: the position is the epoch, a size with its
+    unit (3.52G, 3512MiB) the memory, a whole number a count (labels, image size); the numbers
+    with a fraction are read together with the other rows (_read_bare_rows)."""
+    found = [_CELL_VALUE.match(c) for c in cells]
+    first = found[0]
+    if first is None or first.group("done") is None or not all(found[1:]):
+        return False
+    memory, numbers = None, []
+    for cell, m in zip(cells[1:], found[1:], strict=True):
+        if m is None or m.group("num") is None:
+            continue
+        unit = (m.group("unit") or "").lower()
+        if unit in _TO_MB:
+            memory = _number(m.group("num")) * _TO_MB[unit]
+        elif not unit and not _INTEGER.match(cell):
+            numbers.append(m.group("num"))
+    if not numbers:
+        return False
+    rows.append(BareRow(lineno, int(first.group("done")), memory, tuple(numbers)))
+    return True
+
+
+def _read_bare_rows(rows: list[BareRow], log: TrainingLog) -> None:
+    """The series of the rows without a header. The numbers with a fraction are a loss's terms
+    (YOLO's box, obj, cls), which add up to the loss, unless a column moves against the first
+    one and stays within [0, 1]: that one is a metric (an accuracy rising as the loss falls),
+    and the first column alone is the loss."""
+    width = len(rows[0].numbers) if rows else 0
+    rows = [r for r in rows if len(r.numbers) == width]
+    if len(rows) < 2:
+        return
+    columns = [[_number(r.numbers[i]) for r in rows] for i in range(width)]
+    metrics = {i for i in range(1, width) if _against(columns[0], columns[i])}
+    for r in rows:
+        if r.memory is not None:
+            log.series.setdefault("memory", []).append(Point(r.memory, r.line, r.epoch))
+        terms = [r.numbers[0]] if metrics else list(r.numbers)
+        log.series.setdefault("loss", []).append(Point(_total(log, "loss", terms), r.line, r.epoch))
+        if metrics:
+            printed = r.numbers[min(metrics)]
+            _note_decimals(log, "acc", printed)
+            log.series.setdefault("acc", []).append(Point(_number(printed), r.line, r.epoch))
+
+
+def _against(first: list[float], other: list[float]) -> bool:
+    """`other` stays within [0, 1] and moved the other way from `first`, by a tenth or more."""
+    if not all(0.0 <= v <= 1.0 for v in other):
+        return False
+    a, b = first[0], first[-1]
+    c, d = other[0], other[-1]
+    if not all(math.isfinite(v) for v in (a, b, c, d)):
+        return False
+    return (b - a) * (d - c) < 0 and abs(d - c) >= 0.1 * max(abs(c), 1e-8)
+
+
+def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None = None) -> None:
+    """The `key value` pairs of one line; `epoch_above` is the epoch a line of its own said
+    (Keras prints `Epoch 3/50` above the line of numbers)."""
     if len(line) > 2000:  # no log line of metrics is this long; skip binary or minified junk
         return
     if not _KEY_THEN_NUMBER.search(line.lower()):  # most lines of a traceback: not worth splitting
         return
     found: dict[str, float] = {}
+    parts: dict[str, dict[str, str]] | None = None  # a loss's terms, by the loss they make
     for segment in _SEGMENTS.split(line):
         if not _KEY_THEN_NUMBER.search(segment.lower()):
             continue
         for m in _PAIR.finditer(segment):
-            name = canonical_key(m.group("key").split("]")[-1])
+            key = m.group("key").split("]")[-1]
+            name = canonical_key(key)
+            if name in _PARTS:
+                parts = parts or {}
+                parts.setdefault(_PARTS[name], {}).setdefault(key.lower(), m.group("value"))
+                continue
             if name is None or name in found:
                 continue
             value = _number(m.group("value"))
@@ -391,6 +584,9 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
             if name.endswith("_time") and unit == "ms":
                 value /= 1000
             found[name] = value
+    for name, terms in (parts or {}).items():
+        if name not in found:  # the total, where the log prints none
+            found[name] = _total(log, name, list(terms.values()))
     if not found:
         return
     epoch = _EPOCH.search(line)
@@ -399,10 +595,20 @@ def _read_line(line: str, lineno: int, log: TrainingLog) -> None:
         point = Point(
             value,
             lineno,
-            int(epoch.group(1)) if epoch else None,
+            int(epoch.group(1)) if epoch else epoch_above,
             int(step.group(1)) if step else None,
         )
         log.series.setdefault(name, []).append(point)
+
+
+_PARTS = {"loss_part": "loss", "val_loss_part": "val_loss"}
+
+
+def _total(log: TrainingLog, name: str, printed: list[str]) -> float:
+    """The loss that terms printed as `printed` add up to (nan when one of them is)."""
+    for term in printed:
+        _note_decimals(log, name, term)
+    return sum(_number(t) for t in printed)
 
 
 def _note_decimals(log: TrainingLog, name: str, printed: str) -> None:
