@@ -18,7 +18,9 @@ from diagnoser.speak.explain import explanation
 from diagnoser.text.match import diagnose
 
 REAL = Path(__file__).parent / "data" / "real"
-CASES = sorted(REAL.glob("*/*.txt"))
+# logs/ has its own test (test_real_logs.py): its `expect:` is what a reader of the numbers would
+# say, "unclear" included, and each paste also says how many values the log reader must get
+CASES = sorted(p for p in REAL.glob("*/*.txt") if p.parent.name != "logs")
 
 
 def _read(path: Path) -> tuple[dict[str, list[str]], str]:
