@@ -218,6 +218,15 @@ SAID = [
     ("dropout-active-at-eval", "带dropout op的网络预测多次结果不一致"),  # PaddlePaddle/Paddle#9144
     # amoudgl/pygoturn#14
     ("dropout-active-at-eval", "get unstable results when evaluate the model"),
+    # the training side improves and the validation side, its metric left out, does not
+    # (qubvel/segmentation_models#74, atulkumarin/DeClare#13); NaN after some epochs with no
+    # noun for where (guigzzz/Keras-Yolo-v2#4)
+    ("overfitting", "Training accuracy improving while validation is not"),
+    (
+        "overfitting",
+        "train_loss and train_accuracy looks  good, but val_acc mostly do not change.",
+    ),
+    ("nan-loss", "Getting Nan after certain epochs"),
 ]
 
 
@@ -274,6 +283,9 @@ NOT_SAID = [
     "The seed was set to 42 and the data was split into different folds",
     "set the seed to 0, the loss changes a lot between epochs",
     "我固定了随机种子，结果是一样的",
+    # a validation metric above the training one (pss1207/sleep_apnea#10): no overfitting
+    "Why val_acc is bigger than train_acc?",
+    "getting nan in my dataframe after merging two tables",
 ]
 
 
