@@ -142,6 +142,91 @@ SAID = [
         "My progress is too slow for my training time My GPU utilization is 99 percent and"
         " working fine",
     ),
+    # Titles and first lines of public issues, as written, that were answered with nothing or
+    # with the wrong entry (issue 23's second round of users' words).
+    # The train/test gap said as a comparison:
+    ("overfitting", "voc测试集和训练集效果差异很大"),  # rrddcc/YOLOv4_tensorflow#19
+    ("overfitting", "训练集损失低，测试效果差"),  # chenxin-dlut/TransT#138
+    (
+        "overfitting",  # CoinCheung/BiSeNet#303
+        "hi,I meet with a question that train's miou is far heighter than test's,can you give me"
+        " some advice?",
+    ),
+    ("overfitting", "在mosi数据集上的训练集准确率比验证集和测试集高很多"),  # mdswyz/DMD#20
+    # GPU memory that grows "随着 epoch" up to the OOM, or a little "每过一会":
+    (
+        "gpu-memory-leak",  # KyanChen/RSPrompter#125
+        "为什么在训练的过程中显存会随着epoch的增加而增加，直到cuda out of memory然后报错",
+    ),
+    # yitu-opensource/T2T-ViT#9
+    ("gpu-memory-leak", "我也遇到了这样的问题，每过一会显存就会涨一点。"),
+    # "gpu utility" for utilisation, GPU-Util in a Chinese sentence:
+    ("slow-training-dataloader", "why gpu utility very low"),  # facebookresearch/mmf#1166
+    (
+        "slow-training-dataloader",  # THU-DA-6D-Pose-Group/GDR-Net#114
+        "I found that the IO speed is quite slow in the result that utility of GPU is relative"
+        " low(~30). The GPU utilization rate will even become 0 every few seconds.",
+    ),
+    (
+        "slow-training-dataloader",  # AITTSMD/MTCNN-Tensorflow#92
+        "训练Pnet的时候GPU-Util 太低了 只有10% 11% 而CPU 480%以上 如何解决",
+    ),
+    # a loss that "changes violently" or "shakes":
+    (
+        "loss-oscillates",  # chenyuntc/simple-faster-rcnn-pytorch#248
+        "你好，请问训练过程中loss变化比较剧烈是什么原因呢？",
+    ),
+    ("loss-oscillates", "SFT阶段很奇怪的loss震动"),  # jingyaogong/minimind#173
+    # training runs that end elsewhere each time, the seed said first or not at all:
+    (
+        "results-not-reproducible",  # lovelyqian/CDFSOD-benchmark#51
+        "Hello, I would like to ask why the training results are different every time, even with"
+        " the same configuration.",
+    ),
+    (
+        "results-not-reproducible",  # Beckschen/TransUNet#135
+        "Even if we fix the seed, the results change for each training.",
+    ),
+    (
+        "results-not-reproducible",  # Totoro97/f2-nerf#67
+        "Although the torch random seed was set at the beginning, each training result is"
+        " different.",
+    ),
+    (
+        "results-not-reproducible",  # kennymckormick/pyskl#156
+        "Different training and testing results were obtained using the same random seeds on the"
+        " same machine",
+    ),
+    (
+        "results-not-reproducible",  # xixiaoyao/CS224n-winter-together#31
+        "为什么尽管并没有改变随机种子，A5中每一次从头开始训练都会收敛到不同的结果",
+    ),
+    ("results-not-reproducible", "Using a fixed seed doesn't seed to work"),  # wzhouad/ATLOP#5
+    # the same input predicted twice, two answers (evaluation left in train mode):
+    (
+        "dropout-active-at-eval",  # dee1024/pytorch-captcha-recognition#6
+        "预测的时候居然也带dropout？我发现对同一张图多次预测的结果不同",
+    ),
+    (
+        "dropout-active-at-eval",  # jazzsaxmafia/show_and_tell.tensorflow#9
+        "when testing a same picture I got different results from time to time.",
+    ),
+    (
+        "dropout-active-at-eval",  # yjxiong/temporal-segment-networks#126
+        "Each time i run the video-level testing, a different test accuracy is displayed.",
+    ),
+    ("dropout-active-at-eval", "带dropout op的网络预测多次结果不一致"),  # PaddlePaddle/Paddle#9144
+    # amoudgl/pygoturn#14
+    ("dropout-active-at-eval", "get unstable results when evaluate the model"),
+    # the training side improves and the validation side, its metric left out, does not
+    # (qubvel/segmentation_models#74, atulkumarin/DeClare#13); NaN after some epochs with no
+    # noun for where (guigzzz/Keras-Yolo-v2#4)
+    ("overfitting", "Training accuracy improving while validation is not"),
+    (
+        "overfitting",
+        "train_loss and train_accuracy looks  good, but val_acc mostly do not change.",
+    ),
+    ("nan-loss", "Getting Nan after certain epochs"),
 ]
 
 
@@ -189,6 +274,18 @@ NOT_SAID = [
     "Why train when Loss is going up. In addition, Why does the Loss go up, but so does the Acc?",
     # a numerical solver, not training (scipy's and sklearn's own warnings)
     "ConvergenceWarning: lbfgs failed to converge (status=1)",
+    # near misses of this round's wordings: a training loss above the validation one (dropout at
+    # work), a difference of data rather than of results, memory that grows with the batch size,
+    # a seed named beside some other difference, a loss that changes between epochs
+    "the train loss is much higher than the validation loss, is it because of dropout?",
+    "训练集和测试集的数据分布差异很大",
+    "显存随着batch size增大而增加",
+    "The seed was set to 42 and the data was split into different folds",
+    "set the seed to 0, the loss changes a lot between epochs",
+    "我固定了随机种子，结果是一样的",
+    # a validation metric above the training one (pss1207/sleep_apnea#10): no overfitting
+    "Why val_acc is bigger than train_acc?",
+    "getting nan in my dataframe after merging two tables",
 ]
 
 
