@@ -82,6 +82,23 @@ def test_an_entry_counts_the_concepts_of_all_its_matched_phrases(index: Index) -
     assert paraphrased_entries("权重加载报错，说不匹配", index) == {"state-dict-mismatch"}
 
 
+# https://github.com/hua-ops/bearingPlatform_hua/issues/3 (its title): "维度不匹配" is a phrase of
+# shape-matmul, but the sentence says loading a weights file into a model
+LOADED_INTO_A_MODEL = (
+    "错误提示说正在尝试将一个包含7个层的权重文件加载到一个只有4个层的模型中，"
+    "导致了维度不匹配的错误。"
+)
+
+
+def test_a_sentence_retelling_more_than_a_generic_phrase_finds_the_narrower_error(
+    index: Index,
+) -> None:
+    matches = diagnose(LOADED_INTO_A_MODEL, index).matches
+    assert [m.entry.id for m in matches] == ["state-dict-mismatch"], matches
+    # the generic phrase alone, or with nothing narrower retold, keeps its entry
+    assert diagnose("报错说维度不匹配", index).best.entry.id == "shape-matmul"  # type: ignore[union-attr]
+
+
 def test_concepts_take_whole_words_and_plurals() -> None:
     assert concepts("shapes cannot be multiplied") == {"shape", "cannot", "multiply"}
     assert "shape" not in concepts("resize the image")  # "size" inside a longer word

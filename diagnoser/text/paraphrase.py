@@ -115,6 +115,35 @@ _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     """The error entries the sentence retells (see the module's docstring); lower case, as
     symptoms.normalise leaves it."""
+    covered = _covered(sentence, index)
+    most = max(map(len, covered.values()), default=0)
+    tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
+    # Several entries retold equally well is a sentence that does not say which error it was
+    # ("DataLoader 多线程就出错" fits a worker's exception, shared memory and CUDA in a fork
+    # alike): answering one of them first would be a guess.
+    return tied if len(tied) == 1 else set()
+
+
+def retold_beyond(sentence: str, index: Index, named: set[str]) -> set[str]:
+    """The entry the sentence retells when it says more of it than of every error entry it names
+    word for word: "权重文件加载到模型中，导致了维度不匹配的错误" says shape-matmul's "维度不匹配",
+    but loading weights too, which only state-dict-mismatch's phrases name with a mismatch."""
+    retold = paraphrased_entries(sentence, index)
+    if (
+        not retold
+        or retold <= named
+        or any(index.entry(index.positions[n]).kind != "error" for n in named)
+    ):
+        return set()
+    covered = _covered(sentence, index)
+    (entry_id,) = retold
+    most = len(covered[entry_id])
+    return retold if all(len(covered.get(n, ())) < most for n in named) else set()
+
+
+def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
+    """Entry id -> the concepts its phrases that the sentence retells name together, for the
+    entries with such a phrase; empty when the sentence is not retelling an error."""
     if _CHINESE.search(sentence) is None:
         text = _english_description(sentence)
     else:
@@ -123,9 +152,9 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
         told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
         text = compact("\n".join(told))
         if not any(cue in text for cue in _ERROR_CUES):
-            return set()
+            return {}
     if not text:
-        return set()
+        return {}
     said = concepts(text)
     # An entry counts the concepts its matched phrases name together: "权重加载模型不匹配" is
     # "权重加载失败" and "权重和模型不匹配" at once, state-dict-mismatch's, where every entry
@@ -134,13 +163,7 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     for entry_id, needed in _phrase_concepts(index):
         if len(needed) >= _MIN_CONCEPTS and needed <= said:
             covered[entry_id] = covered.get(entry_id, frozenset()) | needed
-    best = {entry_id: len(found) for entry_id, found in covered.items()}
-    most = max(best.values(), default=0)
-    tied = {entry_id for entry_id, n in best.items() if n == most}
-    # Several entries retold equally well is a sentence that does not say which error it was
-    # ("DataLoader 多线程就出错" fits a worker's exception, shared memory and CUDA in a fork
-    # alike): answering one of them first would be a guess.
-    return tied if len(tied) == 1 else set()
+    return covered
 
 
 def _english_description(sentence: str) -> str:
