@@ -22,6 +22,8 @@ RETOLD = {
     "提示 NVIDIA driver 的版本太低了": "driver-too-old",
     "报错说这个 tensor 的 view 不连续": "view-non-contiguous",
     # users' titles and first lines, as written
+    # https://github.com/philipy1219/ComfyUI-TaylorSeer/issues/14 (inconsistent is 不一致)
+    "Device inconsistency error occurred when using flux1-fill-dev": "device-mismatch",
     # https://github.com/modelscope/FunASR/issues/2006
     "多级多卡分布式训练过程中，NCCL会报超时错误，请问如何解决": "nccl-error",
     # https://github.com/parksunwoo/ocr_kor/issues/14 (English, one line, an error cue)

@@ -39,6 +39,8 @@ LEXICON: dict[str, tuple[str, ...]] = {
         "不在同一",
         "mismatch",
         "mismatches",
+        "inconsistent",
+        "inconsistency",
         "match",
         "same",
         "不兼容",
