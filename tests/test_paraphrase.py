@@ -101,6 +101,13 @@ def test_a_sentence_retelling_more_than_a_generic_phrase_finds_the_narrower_erro
     assert diagnose("报错说维度不匹配", index).best.entry.id == "shape-matmul"  # type: ignore[union-attr]
 
 
+def test_gpu_memory_said_to_be_not_enough_is_cuda_oom(index: Index) -> None:
+    # https://github.com/vincentfung13/MINE/issues/13: no error word, the phrase as said
+    sentence = "When using 1060-3g inference, the GPU memory is not enough, how should I modify it?"
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "cuda-oom", diagnose(sentence, index)
+
+
 def test_concepts_take_whole_words_and_plurals() -> None:
     assert concepts("shapes cannot be multiplied") == {"shape", "cannot", "multiply"}
     assert "shape" not in concepts("resize the image")  # "size" inside a longer word
