@@ -7,7 +7,7 @@ import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.text.match import diagnose
-from diagnoser.text.paraphrase import LEXICON, concepts
+from diagnoser.text.paraphrase import LEXICON, concepts, paraphrased_entries
 
 RETOLD = {
     "报错说 mat1 和 mat2 的形状不能相乘": "shape-matmul",
@@ -21,6 +21,16 @@ RETOLD = {
     "报错: 端口已经被占用了": "address-in-use",
     "提示 NVIDIA driver 的版本太低了": "driver-too-old",
     "报错说这个 tensor 的 view 不连续": "view-non-contiguous",
+    # users' titles and first lines, as written
+    # https://github.com/philipy1219/ComfyUI-TaylorSeer/issues/14 (inconsistent is 不一致)
+    "Device inconsistency error occurred when using flux1-fill-dev": "device-mismatch",
+    # https://github.com/modelscope/FunASR/issues/2006
+    "多级多卡分布式训练过程中，NCCL会报超时错误，请问如何解决": "nccl-error",
+    # https://github.com/parksunwoo/ocr_kor/issues/14 (English, one line, an error cue)
+    "for evaluation, when loading weight, mismatch error occur": "state-dict-mismatch",
+    # https://github.com/VinAIResearch/WaveDiff/issues/17
+    "The model fails to load due to size mismatches between the checkpoint and the current "
+    "model definition.": "state-dict-mismatch",
 }
 
 
@@ -39,7 +49,18 @@ NOT_RETOLD = [
     "两个矩阵形状不能相乘是什么意思",  # a question about matmul, not an error
     "训练时显存占用一直很稳定",  # a behaviour, not an error: no error word
     "batch_size 已经设置到 3 了还是报错",  # batch size is one concept, not "batch" and "size"
-    "The shapes cannot be multiplied",  # English sentences are left to the phrases and fuzzy stage
+    "The shapes cannot be multiplied",  # English with no word of an error: a question, a note
+    # English over several lines is a log or code, whose words name concepts by chance
+    "epoch 3 weight load mismatch\nerror count 0",
+    # https://github.com/Fafa-DL/Awesome-Backbones/issues/82: loading failed, but which error
+    # (corrupted file, missing keys, weights_only) it does not say: every checkpoint entry ties
+    "加载权重文件失败",
+    # https://github.com/hse-cs/waggon/pull/18: float/double types differ, which the generic dtype
+    # entry, the attention mask's and the transform's phrases all say equally
+    "Fixed runtime error with different types of double/float during DGP training",
+    # asking how to solve it, or calling it a problem, is said of behaviours as much as errors
+    "训练和验证的 batch size 不一样怎么解决",
+    "training with different batch size gives different loss, is it a problem?",
     # a user's words (devset zh-045): DataLoader workers "出错", which error is only in a
     # screenshot; a worker's exception, shared memory and CUDA in a fork are retold equally well
     "dataloader的num_workers参数指加载线程的数量，但是我的电脑一使用多线程就出错",
@@ -54,6 +75,37 @@ NOT_RETOLD = [
 def test_what_is_not_a_retold_error_gets_no_paraphrase_match(sentence: str, index: Index) -> None:
     matches = diagnose(sentence, index).matches
     assert all(m.score != 80 for m in matches), matches
+
+
+def test_an_entry_counts_the_concepts_of_all_its_matched_phrases(index: Index) -> None:
+    # "loading weights" alone is said by every checkpoint entry; with "mismatch" it is
+    # state-dict-mismatch's, whose phrases name both pairs
+    assert paraphrased_entries("权重加载报错", index) == set()
+    assert paraphrased_entries("权重加载报错，说不匹配", index) == {"state-dict-mismatch"}
+
+
+# https://github.com/hua-ops/bearingPlatform_hua/issues/3 (its title): "维度不匹配" is a phrase of
+# shape-matmul, but the sentence says loading a weights file into a model
+LOADED_INTO_A_MODEL = (
+    "错误提示说正在尝试将一个包含7个层的权重文件加载到一个只有4个层的模型中，"
+    "导致了维度不匹配的错误。"
+)
+
+
+def test_a_sentence_retelling_more_than_a_generic_phrase_finds_the_narrower_error(
+    index: Index,
+) -> None:
+    matches = diagnose(LOADED_INTO_A_MODEL, index).matches
+    assert [m.entry.id for m in matches] == ["state-dict-mismatch"], matches
+    # the generic phrase alone, or with nothing narrower retold, keeps its entry
+    assert diagnose("报错说维度不匹配", index).best.entry.id == "shape-matmul"  # type: ignore[union-attr]
+
+
+def test_gpu_memory_said_to_be_not_enough_is_cuda_oom(index: Index) -> None:
+    # https://github.com/vincentfung13/MINE/issues/13: no error word, the phrase as said
+    sentence = "When using 1060-3g inference, the GPU memory is not enough, how should I modify it?"
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "cuda-oom", diagnose(sentence, index)
 
 
 def test_concepts_take_whole_words_and_plurals() -> None:

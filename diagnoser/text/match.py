@@ -15,7 +15,7 @@ from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
 from .framework import other_framework
-from .paraphrase import paraphrased_entries
+from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
 from .symptoms import detect, fold, learning, normalise
@@ -578,6 +578,12 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
     described = described_symptoms(sentence, index) if sentence else set()
     # only when no phrase is said word for word: those are surer, and a sentence names few entries
     retold = paraphrased_entries(sentence, index) if sentence and not named else set()
+    if sentence and named and not described:
+        # a generic phrase ("维度不匹配") inside a sentence that retells a narrower error: the
+        # narrower one alone
+        retold = retold_beyond(sentence, index, named)
+        if retold:
+            named = set()
     guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
     out = []
     # Only a symptom entry matches a log, or a sentence that names no entry; the entries the

@@ -5,9 +5,9 @@ Each phrase of an error entry (en and zh) is reduced to the concepts it names, t
 lexicon of the words users and our phrases use for them (形状 / 尺寸 / shape are one concept;
 不匹配 / 对不上 / 不一致 another). A sentence that says it is an error (报错, 提示, error…)
 and names every concept of some phrase, two at least, names that phrase's entry; of several
-entries, the one with the most concepts matched, and none when several tie. Only for text with
-Chinese in it: English sentences are matched by the phrases word for word and by fuzzy matching,
-which they suit.
+entries, the one whose matched phrases together name the most concepts, and none when several
+tie. English is read so only in a short one-line description that says it is about an error
+("when loading weight, mismatch error occur"): longer English is a log or code.
 """
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ LEXICON: dict[str, tuple[str, ...]] = {
         "不对",
         "不在同一",
         "mismatch",
+        "mismatches",
+        "inconsistent",
+        "inconsistency",
         "match",
         "same",
         "不兼容",
@@ -56,15 +59,24 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "backward": ("反向传播", "反向", "backward"),
     "twice": ("两次", "第二次", "重复", "twice", "second time"),
     "memory": ("显存", "内存", "memory"),
-    "not-enough": ("不足", "不够", "爆了", "溢出", "out of memory", "oom"),
+    "not-enough": (
+        "不足",
+        "不够",
+        "爆了",
+        "溢出",
+        "out of memory",
+        "oom",
+        "not enough",
+        "insufficient",
+    ),
     "worker": ("worker", "工作进程"),
     # a child process is a DataLoader worker only where the sentence says so: in multi-GPU
     # training ("设置多卡时，子进程会被kill") the children are the launcher's
     "subprocess": ("子进程", "subprocess"),
     "killed": ("被杀", "被kill", "kill", "killed", "意外退出", "exited unexpectedly"),
     "dataloader": ("dataloader", "数据加载"),
-    "load": ("加载", "载入", "load"),
-    "weights": ("权重", "state_dict", "checkpoint", "预训练", "模型参数"),
+    "load": ("加载", "载入", "load", "loading", "loaded"),
+    "weights": ("权重", "state_dict", "checkpoint", "预训练", "模型参数", "weight"),
     "keys": ("键", "key", "keys"),
     "missing": ("缺少", "缺失", "missing"),
     "label": ("标签", "target", "label"),
@@ -80,6 +92,8 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "contiguous": ("连续", "contiguous"),
     "view": ("view", "reshape"),
     "port": ("端口", "port"),
+    "nccl": ("nccl",),
+    "timeout": ("超时", "timeout", "timed out"),
     "in-use": ("被占用", "占用", "in use"),
     "driver": ("驱动", "driver"),
     "too-old": ("太旧", "过低", "太低", "too old"),
@@ -91,6 +105,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
 }
 # The words that say the sentence is about an error, not a training behaviour.
 _ERROR_CUES = ("报错", "错误", "提示", "异常", "出错", "报了", "error", "exception", "失败")
+# An English description is a title-like line ("when loading weight, mismatch error occur"); the
+# cue is a whole word ("terror" says nothing); "issue" and "problem" are said of behaviours too
+# ("different batch size gives different loss, is it a problem?").
+_EN_ERROR_CUE = compile_cached(r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?)\b")
+_EN_MAX_LENGTH = 200
 _MIN_CONCEPTS = 2
 _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 
@@ -98,25 +117,64 @@ _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     """The error entries the sentence retells (see the module's docstring); lower case, as
     symptoms.normalise leaves it."""
-    # The retelling is the Chinese the user wrote: a line with no Chinese in it is a log, a
-    # traceback or code, whose column names ("cls  targets  img_size") say no error.
-    if _CHINESE.search(sentence) is None:
-        return set()
-    told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
-    text = compact("\n".join(told))
-    if not any(cue in text for cue in _ERROR_CUES):
-        return set()
-    said = concepts(text)
-    best: dict[str, int] = {}
-    for entry_id, needed in _phrase_concepts(index):
-        if len(needed) >= _MIN_CONCEPTS and needed <= said:
-            best[entry_id] = max(best.get(entry_id, 0), len(needed))
-    most = max(best.values(), default=0)
-    tied = {entry_id for entry_id, n in best.items() if n == most}
+    covered = _covered(sentence, index)
+    most = max(map(len, covered.values()), default=0)
+    tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
     # Several entries retold equally well is a sentence that does not say which error it was
     # ("DataLoader 多线程就出错" fits a worker's exception, shared memory and CUDA in a fork
     # alike): answering one of them first would be a guess.
     return tied if len(tied) == 1 else set()
+
+
+def retold_beyond(sentence: str, index: Index, named: set[str]) -> set[str]:
+    """The entry the sentence retells when it says more of it than of every error entry it names
+    word for word: "权重文件加载到模型中，导致了维度不匹配的错误" says shape-matmul's "维度不匹配",
+    but loading weights too, which only state-dict-mismatch's phrases name with a mismatch."""
+    retold = paraphrased_entries(sentence, index)
+    if (
+        not retold
+        or retold <= named
+        or any(index.entry(index.positions[n]).kind != "error" for n in named)
+    ):
+        return set()
+    covered = _covered(sentence, index)
+    (entry_id,) = retold
+    most = len(covered[entry_id])
+    return retold if all(len(covered.get(n, ())) < most for n in named) else set()
+
+
+def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
+    """Entry id -> the concepts its phrases that the sentence retells name together, for the
+    entries with such a phrase; empty when the sentence is not retelling an error."""
+    if _CHINESE.search(sentence) is None:
+        text = _english_description(sentence)
+    else:
+        # The retelling is the Chinese the user wrote: a line with no Chinese in it is a log, a
+        # traceback or code, whose column names ("cls  targets  img_size") say no error.
+        told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
+        text = compact("\n".join(told))
+        if not any(cue in text for cue in _ERROR_CUES):
+            return {}
+    if not text:
+        return {}
+    said = concepts(text)
+    # An entry counts the concepts its matched phrases name together: "权重加载模型不匹配" is
+    # "权重加载失败" and "权重和模型不匹配" at once, state-dict-mismatch's, where every entry
+    # about checkpoints has a phrase naming loading weights alone.
+    covered: dict[str, frozenset[str]] = {}
+    for entry_id, needed in _phrase_concepts(index):
+        if len(needed) >= _MIN_CONCEPTS and needed <= said:
+            covered[entry_id] = covered.get(entry_id, frozenset()) | needed
+    return covered
+
+
+def _english_description(sentence: str) -> str:
+    """The sentence compacted when it is one short line that says it is about an error, else "".
+    Several lines of English are a log or code, whose words name concepts by chance."""
+    text = sentence.strip()
+    if "\n" in text or len(text) > _EN_MAX_LENGTH or _EN_ERROR_CUE.search(text) is None:
+        return ""
+    return compact(text)
 
 
 def concepts(text: str) -> frozenset[str]:
