@@ -440,3 +440,19 @@ def test_the_cli_reads_a_100_kb_adversarial_paste_in_under_a_cpu_second(name: st
     assert result.returncode in (0, 1), result.stderr
     used = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     assert used <= 1.0, f"{name}: {used:.2f} CPU seconds"
+
+
+def test_the_log_readers_key_pattern_is_linear_after_its_short_keys() -> None:
+    """The check above feeds each pattern its twelve longest ways in, which for the log reader's
+    many keys are whole matches ("allocatedinf"): a run of blanks after "loss" never reached
+    `\\s*[:=]?\\s*`, which took seconds on it."""
+    from diagnoser.text.training_log import _KEY_THEN_NUMBER
+
+    with _deadline(120):
+        slow = {
+            key: round(seconds, 2)
+            for key in ("loss", "acc", "epoch", "memory", "loss_cls")
+            for run in RUNS
+            if (seconds := _cpu_seconds(_KEY_THEN_NUMBER, key + run * PREFIXED_RUN)) > CPU_BOUND
+        }
+    assert not slow, f"quadratic after: {slow}"

@@ -36,7 +36,10 @@ _KEY_THEN_NUMBER = compile_cached(
     r"(?:a(?:ccuracy|cc|llocated)|b(?:ackward|wd|s)|compute|data|epoch|forward|gpu"
     r"|l(?:oading|oad|oss(?:[_.][a-z0-9]{1,8}){0,3}|ogging)|m(?:emory|em|etrics?|odel)|norm"
     r"|optim(?:izer)?|reserved"
-    r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?\s*[:=]?\s*['\"]?[-+]?(?:nan|inf|\.?\d)"
+    # the blanks around an optional [:=] as two branches: `\s*[:=]?\s*` splits a run of blanks
+    # every way and is quadratic on one
+    r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?(?:\s*[:=]\s*|\s*)['\"]?"
+    r"[-+]?(?:nan|inf|\.?\d)"
 )
 # print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
 # (device=/dtype= beside it off the CPU): the number is the value, and a loss's grad_fn says it is
