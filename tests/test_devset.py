@@ -62,6 +62,8 @@ def test_the_held_aside_posts_are_measured_apart() -> None:
     """bench/accuracy.py's default numbers never include the held-aside files, and `--set heldout`
     (or any other of HELD_ASIDE) reads only that file, so a rule tuned on the development set is
     measured on posts it never saw."""
+    # a held-aside file missing from HELD_ASIDE would be read as development posts
+    assert {path.stem for path in DEVSET.glob("heldout*.yaml")} == set(HELD_ASIDE)
     dev = posts()
     seen_ids, seen_urls = {p.id for p in dev}, {p.url for p in dev}
     for part in HELD_ASIDE:
