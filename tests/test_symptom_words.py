@@ -227,6 +227,95 @@ SAID = [
         "train_loss and train_accuracy looks  good, but val_acc mostly do not change.",
     ),
     ("nan-loss", "Getting Nan after certain epochs"),
+    # runs of one script that end differently, in any words (issue 23's third round): a repetition
+    # or a seed said beside a result that differs, varies, fluctuates or changes
+    (
+        "results-not-reproducible",  # stevenlsw/contactgen#3
+        "Why can't I reproduce the results from the same seed?",
+    ),
+    (
+        "results-not-reproducible",  # wzhouad/ATLOP#5, the post under its title
+        "The random seed is fixed to 66 in the code, but the result slightly changes even in the"
+        " same setting.",
+    ),
+    ("results-not-reproducible", "setting all seed still get different result."),  # pytorch#57491
+    (
+        "results-not-reproducible",  # Finspire13/DiffAct#2
+        "I also tried adding torch.manual_seed(0) but in every execution I get different results.",
+    ),
+    (
+        "results-not-reproducible",  # lg-zhang/dynamic-soft-margin-pytorch#3
+        "Running the script multiple times, the results are different.",
+    ),
+    (
+        "results-not-reproducible",  # achernodub/targer#7
+        "every time i run the model i get different results , although the seed number is set to"
+        " 42",
+    ),
+    (
+        "results-not-reproducible",  # nshaud/DeepHyperX#43
+        'I run the code and set "--run 10", but the results of each run fluctuate wildly.',
+    ),
+    (
+        "results-not-reproducible",  # layumi/Person_reID_baseline_pytorch#284
+        "The accuracy of the two training is inconsistent",
+    ),
+    (
+        "results-not-reproducible",  # IDEA-Research/DINO#161
+        "But with multiple runs of the same training script, the results I am getting at each"
+        " training are different, and the deviation among them is high. (+ or - 2-3 mAP).",
+    ),
+    (
+        "results-not-reproducible",  # drscotthawley/panotti#57
+        "different training accuracy every time i run the code",
+    ),
+    (
+        "results-not-reproducible",  # hbzju/PiCO#2
+        "I find that the reproduce results fluctuate a little, even with the random seed set.",
+    ),
+    ("results-not-reproducible", "Multiple training sessions with different results"),  # MLF-VO#8
+    (
+        "results-not-reproducible",  # boheumd/MA-LMM#18
+        "However, there is about a 1% point fluctuation in the results during each training run.",
+    ),
+    (
+        "results-not-reproducible",  # pytorch/pytorch#34562
+        "PyTorch result changes on the exact same setting if run sequentially",
+    ),
+    (
+        "results-not-reproducible",  # decisionintelligence/pathformer#16
+        "我在复现代码的过程中，即使在run.py中固定了随机数种子，但每次运行的结果都存在一定差异。",
+    ),
+    (
+        "results-not-reproducible",  # CrossmodalGroup/LAPS#15
+        "代码中的随机性为什么没有固定住呢？每次跑的结果差的有点远",
+    ),
+    (
+        "results-not-reproducible",  # cuishiyao96/eegcned#5
+        "发现即使设置了随机数种子，结果也一直在变化。请问这是什么情况呢？",
+    ),
+    (
+        "results-not-reproducible",  # SlongLiu/query2labels#25
+        "我试跑了三次VOC2007，发现结果不一样，差距在0.5内。",
+    ),
+    (
+        "results-not-reproducible",  # WangWenhao0716/Adapted-Center-and-Scale-Prediction#14
+        "同样的代码，两次跑的结果不一样，请问如何设置随机种子，几比较合适？",
+    ),
+    (
+        "results-not-reproducible",  # ritzz-ai/GUI-R1#2
+        "这个训练框架目前我没能固定随机种子，所以训练的结果会有波动",
+    ),
+    ("results-not-reproducible", "重复训练结果不一致"),  # ACuOoOoO/ReDFeat#3
+    (
+        "results-not-reproducible",  # ACuOoOoO/ReDFeat#3, the post
+        "我用了相同参数重复训练几次，每次结果都不一样，而且相差三四个点",
+    ),
+    ("results-not-reproducible", "无法重复结果，每一次运行都不一样"),  # flyinghu123/CPR#21
+    (
+        "results-not-reproducible",  # yangnianzu0515/MoleRec#5
+        "请问您是否知道MoleRec这个模型每次跑完结果都不太一样",
+    ),
 ]
 
 
@@ -286,12 +375,77 @@ NOT_SAID = [
     # a validation metric above the training one (pss1207/sleep_apnea#10): no overfitting
     "Why val_acc is bigger than train_acc?",
     "getting nan in my dataframe after merging two tables",
+    # results compared on purpose, each run with its own learning rate or seed
+    "我用不同的学习率训练了两次，结果不一样",
+    "two runs with different seeds give different results, which is expected",
 ]
 
 
 @pytest.mark.parametrize("sentence", NOT_SAID)
 def test_what_is_no_symptom_stays_unmatched(sentence: str, index: Index) -> None:
     assert diagnose(sentence, index).matches == ()
+
+
+# A result short of the one a paper, its authors or a README report (real titles and posts): a gap
+# to a published number, not runs that differ from each other. No entry explains it (the
+# hyper-parameters, the data, the number of GPUs): results-not-reproducible least of all.
+GAP_TO_A_PAPER = [
+    # nasir6/zero_shot_detection#3
+    "I am not able to reproduce the numbers mentioned in the paper. I am getiing a classification"
+    " accuracy of 46.7.",
+    "About the problem that the results of the paper cannot be reproduced",  # DC-GMM#1
+    "Why is the result of my reproduced paper not as good as the author's?",  # KB-Ref_dataset#3
+    # thuml/Batch-Spectral-Penalization#2
+    "I carried out your experiment as you described, but almost all the experimental results are"
+    " 1% lower than reported in your paper",
+    "Cannot reproduce the reported accuracy",  # pbuzzega/rethinking_er#10
+    "My results are worse than those reported in the paper",  # mem0ai/mem0#3667
+    "can't reproduce the mAP reported in readme",  # YuwenXiong/py-R-FCN#48
+    "Unable to reproduce the performance reported in the paper.",  # mdswyz/DMD#8
+    "复现实验结果一直达不到论文的结果，怎么搞",  # zjunlp/DocuNet#31
+    "我想问一下我自己复现达不到论文的结果，而且差很远是什么原因？",  # YChen1993/CoSeRec#8
+    "想问一下，为什么我复现您的实验结果时，正确率总是会偏低一些",  # DRSAD/iCaRL#11
+    "复现结果与论文中描述不符",  # JianghaiSCU/Diffusion-Low-Light#28
+    "复现结果比论文发布的要低，作者是否可以提供更加详细的环境配置？",  # littlexinyi/MGCC#5
+    "源码复现结果达不到论文精度",  # liumency/DSAMNet#6
+    "精度达不到论文中的结果",  # NUSTM/ITM#8
+    "请问复现达不到您论文中的结果，可能是哪存在的问题呢？",  # LiuPeiP-CS/IIE4MNER#2
+    # chenjie20/CVCL#2
+    "无法复现结果\n当我尝试复现你的代码时，在MSRC-v1数据集上训练后得到结果（ACC = 0.7619 NMI ="
+    " 0.6756 PUR = 0.7619 ARI=0.5828）无法达到paper中的性能，请问是什么问题导致的呢？",
+    "我在MSVR310数据集上的训练结果mAP只有47.1，达不到论文中的49.2",  # 924973292/DeMo#8
+]
+
+
+@pytest.mark.parametrize("sentence", GAP_TO_A_PAPER)
+def test_a_result_short_of_a_papers_is_no_run_that_differs(sentence: str, index: Index) -> None:
+    assert diagnose(sentence, index).matches == ()
+
+
+def test_reproducing_is_read_by_the_words_around_it(index: Index) -> None:
+    """ "复现" is reproducing a paper or a run: results that differ each time (zjunlp/DocuNet#23) are
+    the entry's, results short of the paper's in the same repository (DocuNet#31) are not; and the
+    entry's own words, "结果无法复现", said of a paper's number are no longer its."""
+    runs = "您好，请问随机种子固定后，复现后每次结果都不相同是什么原因？"
+    best = diagnose(runs, index).best
+    assert best is not None and best.entry.id == "results-not-reproducible"
+    assert diagnose("复现实验结果一直达不到论文的结果，怎么搞", index).matches == ()
+    best = diagnose("结果无法复现", index).best
+    assert best is not None and best.entry.id == "results-not-reproducible"
+    assert diagnose("结果无法复现，比论文低了 3 个点", index).matches == ()
+
+
+def test_a_gap_to_the_paper_with_runs_that_differ_is_still_the_entrys(index: Index) -> None:
+    """swc-17/SparseDrive#64 misses the paper's number and also says its own two trainings differ:
+    the runs that differ are the entry's (confirmed_by), the gap alone is not."""
+    post = (
+        "训练不稳定，复现结果有差异？\n您好，我在复现的时候发现训练不稳定，第一次训练完执行测试得到的"
+        "结果和第二次得到的结果差别还蛮大，其中col指标两次结果都无法复现论文中的结果。"
+    )
+    best = diagnose(post, index).best
+    assert best is not None and best.entry.id == "results-not-reproducible"
+    gap_alone = "您好，我在复现的时候发现col指标的结果无法复现论文中的结果。"
+    assert all(m.entry.id != "results-not-reproducible" for m in diagnose(gap_alone, index).matches)
 
 
 def test_narrows_names_symptom_entries() -> None:
