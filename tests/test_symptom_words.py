@@ -285,6 +285,19 @@ SAID = [
         "您好，我试了您的代码 但是无论怎么调试，训练曲线都没有收敛，一直在波动。"
         "请问您知道怎么解决吗？",
     ),
+    # a network that learns nothing or seems not to train, "didnot" as one word, converging that
+    # stops
+    ("loss-not-decreasing", "The network didnot learning while doing traning"),  # colabtools#2081
+    # RenMin1991/Dyamic-Graph-Representation#4
+    ("loss-not-decreasing", "Training issue - model learning nothing!"),
+    # BrainCog-X/Brain-Cog#192
+    ("loss-not-decreasing", "Spikingcaps网络似乎不训练，这是什么原因？"),
+    ("loss-not-decreasing", "不知道为什么网络好像没在训练。"),  # Oneflow-Inc/oneflow#3967
+    (
+        "loss-not-decreasing",  # Oneflow-Inc/oneflow#3967
+        "训练了22个epoch的输出，准确率和loss的变化看起来完全没在训练。",
+    ),
+    ("loss-not-decreasing", "Training stops to converge after a while"),  # ultralytics/yolov5#6337
     # GPU memory short, in words; growth with an adverb between
     (
         "cuda-oom",  # muskie82/MonoGS#89
@@ -366,6 +379,9 @@ NOT_SAID = [
     "GPU memory usage issue",
     "收敛问题",
     "训练效果很差",  # MCG-NJU/TDN#59
+    "训练没有任何效果",  # DiaoXY/CSRnet#6
+    "训练到第十一个epoch会停止，请问这是因为啥呢？",  # STVIR/pysot#567
+    "冻结 backbone，让它不训练",  # a part left out of training on purpose
 ]
 
 
