@@ -117,3 +117,44 @@ def test_concepts_take_whole_words_and_plurals() -> None:
 def test_each_word_belongs_to_one_concept() -> None:
     words = [w for ws in LEXICON.values() for w in ws]
     assert len(words) == len(set(words))
+
+
+# A newer PyTorch said to have made it work: the installed one was too old (issue 23's
+# "errors said in words"). An upgrade says newer by itself; a change only with its version above
+# the one named before.
+NEWER_TORCH_WORKED = [
+    "I was using torch 1.7, after upgrading to 1.10 it works",  # 1.10 > 1.7, not as text
+    "torch 1.6 gave me this, after switching to 1.9 everything works",
+    "upgrading pytorch solved it",
+    "升级 torch 之后就好了",
+    "把pytorch升级到1.8就可以了",
+]
+NOT_NEWER_TORCH = [
+    # going back to an old torch (erbloo/dr_cvpr20#3, as written), or a change to a lower version
+    "After I use torch==1.0.0 torchvision==0.2.1, it can run.",
+    "I was using torch 1.10 and after changing to 1.7 it worked",
+    # an upgrade that broke it, or did not help
+    "it worked with torch 1.4, after upgrading to 1.5 it fails",
+    "upgrading pytorch did not solve it",
+    "升级 torch 之后还是不行",
+    "I upgraded torch to 2.1",
+    # another upgrade than torch's
+    "after updating the driver it works",
+    "I upgraded the driver to 535.1 and now torch works",
+]
+
+
+@pytest.mark.parametrize("sentence", NEWER_TORCH_WORKED)
+def test_a_newer_torch_that_made_it_work_says_the_old_one_was_too_old(
+    sentence: str, index: Index
+) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "torch-version-too-old", diagnose(sentence, index)
+
+
+@pytest.mark.parametrize("sentence", NOT_NEWER_TORCH)
+def test_an_older_torch_or_an_upgrade_that_did_not_help_says_nothing_of_it(
+    sentence: str, index: Index
+) -> None:
+    found = {m.entry.id for m in diagnose(sentence, index).matches}
+    assert "torch-version-too-old" not in found, found

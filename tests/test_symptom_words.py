@@ -316,6 +316,85 @@ SAID = [
         "results-not-reproducible",  # yangnianzu0515/MoleRec#5
         "请问您是否知道MoleRec这个模型每次跑完结果都不太一样",
     ),
+    # Issue titles and first lines, third round: converging denied or hedged, said of the
+    # training, the model, the detector or the loss, in English and Chinese
+    ("loss-not-decreasing", "Train event task not able to converge"),  # airalcorn2/baller2vec#2
+    (
+        "loss-not-decreasing",  # airalcorn2/baller2vec#2
+        "I trained the event task but found out the model is not able to converge.",
+    ),
+    ("loss-not-decreasing", "pose train cannot converge？"),  # dmlc/gluon-cv#743
+    ("loss-not-decreasing", "detector not convergence"),  # SYSU-SAIL/PoSFeat#3
+    # layumi/2015_Face_Detection#2
+    ("loss-not-decreasing", "training process could not convergence"),
+    ("loss-not-decreasing", "The training is not converged."),  # ljx43031/DeepMTT-algorithm#2
+    ("loss-not-decreasing", "The training model was found to be non-convergent"),  # xtudbxk/TMP#8
+    (
+        "loss-not-decreasing",  # xtudbxk/TMP#8
+        "Hello, when I trained your model, I found that it did not converge.",
+    ),
+    (
+        "loss-not-decreasing",  # sunshangquan/Histoformer#29
+        "why the l_pix, l_pear, l_total fails to converge in training stage?",
+    ),
+    ("loss-not-decreasing", "Does not converge"),  # mesnico/RelationNetworks-CLEVR#2
+    ("loss-not-decreasing", "训练不收敛"),  # TeleHuman/PBHC#70
+    (
+        "loss-not-decreasing",  # TeleHuman/PBHC#70
+        "训练一个自制的舞蹈视频，不管怎么训练都不收敛，效果奇差。应该怎么处理呢",
+    ),
+    ("loss-not-decreasing", "为什么训练结果不收敛"),  # zhengchuanpan/GMAN#36
+    # yanwii/dynamic-seq2seq#16
+    ("loss-not-decreasing", "大神，请问为什么我训练的数据一直不收敛啊"),
+    (
+        "loss-not-decreasing",  # TencentYoutuResearch/CrowdCounting-P2PNet#84
+        "请问有人遇到郭按照源代码跑遇到训练不收敛的情况吗？",
+    ),
+    # WenmuZhou/PytorchOCR#295
+    ("loss-not-decreasing", "训练 text detection不收敛，eval 的结果都是0"),
+    (
+        "loss-not-decreasing",  # hope1337/YOWOv3#12
+        "为什么不收敛，训练完什么也检测不到？请问这是什么原因呢",
+    ),
+    # jingyaogong/minimind#265
+    ("loss-not-decreasing", "求指点，为什么无法收敛呢？按照首页说明的操作的啊！"),
+    # what training outputs never moves, an accuracy that will not climb, a loss that "没有减低"
+    (
+        "loss-not-decreasing",  # taishan1994/OneRel_chinese#13
+        "为什么训练了多个epoch,结果没有变化，和训练一轮一样",
+    ),
+    ("loss-not-decreasing", "准确率升不上去"),  # PanJinquan/tensorflow_models_learning#19
+    (
+        "loss-not-decreasing",  # leeyeehoo/CSRNet#7
+        "最近，在复现您的代码的时候，发现在训练过程中 loss 并没有减低，一直维持在一个0.001 左右",
+    ),
+    # a training curve that swings and so never converges (meditateultra/anxious-EV-charging#1)
+    (
+        "loss-oscillates",
+        "您好，我试了您的代码 但是无论怎么调试，训练曲线都没有收敛，一直在波动。"
+        "请问您知道怎么解决吗？",
+    ),
+    # a network that learns nothing or seems not to train, "didnot" as one word, converging that
+    # stops
+    ("loss-not-decreasing", "The network didnot learning while doing traning"),  # colabtools#2081
+    # RenMin1991/Dyamic-Graph-Representation#4
+    ("loss-not-decreasing", "Training issue - model learning nothing!"),
+    # BrainCog-X/Brain-Cog#192
+    ("loss-not-decreasing", "Spikingcaps网络似乎不训练，这是什么原因？"),
+    ("loss-not-decreasing", "不知道为什么网络好像没在训练。"),  # Oneflow-Inc/oneflow#3967
+    (
+        "loss-not-decreasing",  # Oneflow-Inc/oneflow#3967
+        "训练了22个epoch的输出，准确率和loss的变化看起来完全没在训练。",
+    ),
+    ("loss-not-decreasing", "Training stops to converge after a while"),  # ultralytics/yolov5#6337
+    # GPU memory short, in words; growth with an adverb between
+    (
+        "cuda-oom",  # muskie82/MonoGS#89
+        "GPU memory is insufficient when replica runs to about 1000 frames",
+    ),
+    ("cuda-oom", "训练中的显存问题"),  # FreedomIntelligence/HuatuoGPT-II#36
+    # himani-arora/learning_to_remember_rare_events#1
+    ("gpu-memory-leak", "memory heavily increasing during training process"),
 ]
 
 
@@ -378,6 +457,23 @@ NOT_SAID = [
     # results compared on purpose, each run with its own learning rate or seed
     "我用不同的学习率训练了两次，结果不一样",
     "two runs with different seeds give different results, which is expected",
+    # near misses of the third round: converging asked about, reached, or a solver's; results that
+    # do not change between runs with a setting changed, not during training; how much GPU memory
+    # is used (SYSU-SAIL/DASR#44's title) and a vague title (itijyou/gaitrecog#1)
+    "How much loss does the model converge",  # Spijkervet/CLMR#7
+    "模型收敛时效果并不理想",  # gyhandy/Group-Supervised-Learning#3
+    "请问如何去验证模型训练已经收敛了",  # hexiao0275/CALNet-Dronevehicle#20
+    "训练261的时候有时候能收敛有时候不能",  # nl8590687/ASRT_SpeechRecognition#175
+    "ConvergenceWarning: Liblinear failed to converge, increase the number of iterations.",
+    "The training converges slower than in the paper",
+    "改了学习率，结果没有变化",
+    "想问一下训练时显存占用问题",
+    "GPU memory usage issue",
+    "收敛问题",
+    "训练效果很差",  # MCG-NJU/TDN#59
+    "训练没有任何效果",  # DiaoXY/CSRnet#6
+    "训练到第十一个epoch会停止，请问这是因为啥呢？",  # STVIR/pysot#567
+    "冻结 backbone，让它不训练",  # a part left out of training on purpose
 ]
 
 
@@ -423,9 +519,10 @@ def test_a_result_short_of_a_papers_is_no_run_that_differs(sentence: str, index:
 
 
 def test_reproducing_is_read_by_the_words_around_it(index: Index) -> None:
-    """ "复现" is reproducing a paper or a run: results that differ each time (zjunlp/DocuNet#23) are
-    the entry's, results short of the paper's in the same repository (DocuNet#31) are not; and the
-    entry's own words, "结果无法复现", said of a paper's number are no longer its."""
+    """ "复现" is reproducing a paper or a run: results that differ each time
+    (zjunlp/DocuNet#23) are the entry's, results short of the paper's in the same repository
+    (DocuNet#31) are not; and the entry's own words, "结果无法复现", said of a paper's number are
+    no longer its."""
     runs = "您好，请问随机种子固定后，复现后每次结果都不相同是什么原因？"
     best = diagnose(runs, index).best
     assert best is not None and best.entry.id == "results-not-reproducible"

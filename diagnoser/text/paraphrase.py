@@ -8,10 +8,15 @@ and names every concept of some phrase, two at least, names that phrase's entry;
 entries, the one whose matched phrases together name the most concepts, and none when several
 tie. English is read so only in a short one-line description that says it is about an error
 ("when loading weight, mismatch error occur"): longer English is a log or code.
+
+One error is retold by what fixed it rather than by its concepts: a newer PyTorch said to have
+made it work ("after changing to 1.5.0, it worked") is the entry whose phrase names the installed
+torch too old.
 """
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from ..knowledge.index import Index
@@ -117,6 +122,8 @@ _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     """The error entries the sentence retells (see the module's docstring); lower case, as
     symptoms.normalise leaves it."""
+    if newer_torch_worked(sentence):
+        return _torch_too_old(index)
     covered = _covered(sentence, index)
     most = max(map(len, covered.values()), default=0)
     tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
@@ -231,3 +238,67 @@ def _compute_phrase_concepts(index: Index) -> list[tuple[str, list[str]]]:
         if e.kind == "error"
         for p in e.phrases["en"] + e.phrases["zh"]
     ]
+
+
+# A newer PyTorch said to have made it work is the installed one said to be too old, in other
+# words: "I have installed pytorch 1.4.0 ... after changing to 1.5.0, it worked", "upgrading
+# pytorch solved it", "升级 torch 之后就好了". An upgrade says "newer" itself; a change or a switch
+# does only when its version is above the one named before (going back to torch 1.0 to make old
+# code run is the opposite). The success must come after the new version, unnegated: "it worked
+# with 1.4, after upgrading to 1.5 it fails" is a regression, no old torch.
+_VERSION = r"(\d{1,2})\.(\d{1,2})"
+_INSTALLED = compile_cached(
+    r"(?<![a-z])(?:py)?torch(?![a-z])[^\n.!?。！？]{0,25}?(?<![\d.])" + _VERSION
+)
+_UPGRADE = r"(?:(?<![a-z])(?:upgrad[a-z]*|updat[a-z]*)|升级|更新|装了?新版)"
+_CHANGE = (
+    r"(?:(?<![a-z])(?:chang[a-z]*|switch[a-z]*|mov[a-z]*|instal[a-z]*|us(?:e|ed|ing))"
+    r"|换成|换到|换了|改成|改为|改用|装了?)"
+)
+_TO_VERSION = compile_cached(
+    rf"({_UPGRADE}|{_CHANGE})(?:[^\S\n]*(?:to|到|成|为|the|a|newer|latest|version|(?:py)?torch|"
+    rf"==|=|v|版本)(?![a-z])){{0,4}}[^\S\n]*(?<![\d.]){_VERSION}"
+)
+_UPGRADED_TORCH = compile_cached(
+    rf"{_UPGRADE}[^\S\n]*(?:(?:the|my|to|a|newer|latest|version|了|一下|到|新版本?)[^\S\n]*){{0,4}}"
+    r"(?<![a-z])(?:py)?torch(?![a-z])"
+)
+_TORCH = compile_cached(r"(?<![a-z])(?:py)?torch(?![a-z])")
+_WORKED = compile_cached(
+    r"(?<!not )(?<!n't )(?<!n’t )(?<!never )\b(?:it\s+)?(?:works?|worked|working|solved|fixed|"
+    r"resolved|runs|ran)\b|(?<![不没])(?:解决了?|好了|可以了|正常了|成功了|跑通了?|能跑了?)"
+)
+
+
+def newer_torch_worked(sentence: str) -> bool:
+    """The sentence says a newer PyTorch than the one installed made it work (see above)."""
+    for line in sentence.splitlines():
+        for to in _TO_VERSION.finditer(line):
+            after = line[to.end() : to.end() + 60]
+            if not _WORKED.search(after):
+                continue
+            new = (int(to.group(2)), int(to.group(3)))
+            before = _INSTALLED.search(line, 0, to.start())
+            old = (int(before.group(1)), int(before.group(2))) if before else None
+            if re.fullmatch(_UPGRADE, to.group(1)) and (old is None or new > old):
+                # the upgrade is torch's: a version of it named before, or torch beside the verb
+                near = line[max(0, to.start() - 15) : to.end()]
+                if before or _TORCH.search(near):
+                    return True
+            elif old is not None and new > old:
+                return True
+        for up in _UPGRADED_TORCH.finditer(line):
+            if _WORKED.search(line[up.end() : up.end() + 60]):
+                return True
+    return False
+
+
+@cache
+def _torch_too_old(index: Index) -> set[str]:
+    """The error entries that a phrase of their own names as an installed torch too old."""
+    own = compile_cached(r"(?:py)?torch[^\n]{0,20}?(?:too old|太旧|太低|过低)")
+    return {
+        e.id
+        for e in index.entries
+        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
+    }
