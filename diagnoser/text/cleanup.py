@@ -60,6 +60,11 @@ _PREFIXES = [
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
 ]
 _BOX_EDGE = compile_cached(r"^[│┃║|] ?|\s?[│┃║]\s*$")
+# An exception line a forum post set in bold or as inline code, "**RuntimeError: ...**": markdown
+# around the whole line, which the line itself never has.
+_EMPHASISED_EXC = compile_cached(
+    r"^(\*\*|__|`)((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning)\b.*?)\1$"
+)
 _BOX_BORDER = compile_cached(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
 _RICH_HEADER = compile_cached(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = compile_cached(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
@@ -229,6 +234,8 @@ def _strip_prefixes(line: str) -> str:
         line = _BOX_EDGE.sub("", line) if line[:1] in "│┃║" else line
         for prefix in _PREFIXES:
             line = prefix.sub("", line, count=1)
+        if line[:1] in "*_`" and (emphasised := _EMPHASISED_EXC.match(line.rstrip())):
+            line = emphasised.group(2)
         if line == before:
             break
     return line
