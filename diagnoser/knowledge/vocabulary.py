@@ -19,7 +19,7 @@ SIGNALS: dict[str, set[str]] = {
         "train_acc",
         "val_acc",
     },
-    "zero": {"n", "from_at", "to_at", "printed"},
+    "zero": {"n", "from_at", "to_at", "printed", "alone_at"},
     "negative": {"value", "at", "n"},
     "grad-explodes": {
         "first",
