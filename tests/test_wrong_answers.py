@@ -274,10 +274,15 @@ def test_one_hf_trainer_line_with_a_zero_loss_and_a_zero_gradient(index: Index) 
     assert diagnose(line.replace("'grad_norm': 0.0", "'grad_norm': 1.3"), index).matches == ()
 
 
-def test_a_plateau_left_at_the_end_is_no_plateau(index: Index) -> None:
-    """A loss flat for seven readings that rises in the last rows is moving, not stuck."""
+def test_a_loss_that_rises_off_its_plateau_oscillates(index: Index) -> None:
+    """A loss flat for seven readings that rises at every one of the last rows has turned
+    upwards (loss-oscillates: "the loss suddenly increases"), not stuck; one reading up is noise,
+    and a validation loss that does so is overfitting's shape, not this."""
     vals = [0.6931, 0.6932, 0.6931, 0.6930, 0.6931, 0.6932, 0.6931, 0.6950, 0.6990, 0.7020]
     log = "\n".join(f"epoch {i} loss {v}" for i, v in enumerate(vals, start=1))
-    assert "loss-not-decreasing" not in {m.entry.id for m in diagnose(log, index).matches}
-    flat = "\n".join(f"epoch {i} loss {v}" for i, v in enumerate(vals[:7], start=1))
+    found = [m.entry.id for m in diagnose(log, index).matches]
+    assert found[0] == "loss-oscillates" and "loss-not-decreasing" not in found
+    flat = "\n".join(f"epoch {i} loss {v}" for i, v in enumerate(vals[:8], start=1))
     assert _first(flat, index) == "loss-not-decreasing"
+    val = log.replace(" loss ", " val_loss ")
+    assert "loss-oscillates" not in {m.entry.id for m in diagnose(val, index).matches}

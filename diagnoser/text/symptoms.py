@@ -373,6 +373,45 @@ def _oscillates(log: TrainingLog) -> Finding | None:
     return None
 
 
+def _rises_off_a_plateau(log: TrainingLog) -> Finding | None:
+    """Five or more readings on a plateau (within 2% of each other), then the last two or more
+    each higher than the one before and above the plateau, the last by at least three times the
+    plateau's own wobble and a hundredth of its level: the loss that sat still has turned upwards,
+    the jump a sentence calls "the loss suddenly increases" (not a rise by orders of magnitude:
+    grad-explodes, nan). The training loss only: a validation loss that rises off its plateau
+    is overfitting's shape."""
+    points = log.series.get("loss", [])
+    if len(points) < 7 or len(finite(points)) < len(points):
+        return None
+    vals = [p.value for p in points]
+    for k in range(len(vals) - 5, 1, -1):  # the longest rise first
+        plateau, tail = vals[:-k], vals[-k:]
+        high = max(plateau)
+        if tail[0] > high and all(b > a for a, b in itertools.pairwise(tail)):
+            break
+    else:
+        return None
+    low, level = min(plateau), sum(plateau) / len(plateau)
+    if level <= 0 or high - low >= 0.02 * level:
+        return None
+    rise = vals[-1] - high
+    if rise < 3 * (high - low) or rise < 0.01 * level or vals[-1] > 10 * level:
+        return None
+    last_flat = points[len(plateau) - 1]
+    return Finding(
+        "oscillates",
+        80,
+        {
+            "level": fmt(level),
+            "n": str(len(plateau)),
+            "from_at": points[0].at,
+            "flat_to": last_flat.at,
+            "high": fmt(vals[-1]),
+            "to_at": points[-1].at,
+        },
+    )
+
+
 def _fraction(points: list[Point]) -> list[float]:
     """Accuracies as fractions, whether the log prints 0.64 or 64.0 (%)."""
     vals = [p.value for p in points]
@@ -543,7 +582,7 @@ DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
     "grad-none": _grad_none,
     "memory-grows": _memory_grows,
     "data-bound": _data_bound,
-    "oscillates": _oscillates,
+    "oscillates": lambda log: _oscillates(log) or _rises_off_a_plateau(log),
     "underfit": _underfit,
     "grad-vanishes": _grad_vanishes,
     "bn-small-batch": _bn_small_batch,
