@@ -286,3 +286,19 @@ def test_a_loss_that_rises_off_its_plateau_oscillates(index: Index) -> None:
     assert _first(flat, index) == "loss-not-decreasing"
     val = log.replace(" loss ", " val_loss ")
     assert "loss-oscillates" not in {m.entry.id for m in diagnose(val, index).matches}
+
+
+def test_a_guess_ranks_below_the_log_however_short(index: Index) -> None:
+    """kingo233/FCT-Pytorch#1: three epochs with every number the same, then the maintainer's
+    "it seems that there is a gradient vanishing issue in the network": the log is the report."""
+    row = (
+        "2023-03-09 12:21:47,350 |     INFO |    main.py:312 | epoch: {},train loss:0.091478,"
+        "validate loss:0.091043,dice:0.256989,LV dice:0.008357,RV dice:0.030641,MYO dice:0.008357"
+    )
+    text = "\n".join(row.format(e) for e in (197, 198, 199)) + (
+        "\nI guess it have something to do with model's code. Based on the visualized results from"
+        " TensorBoard, it seems that there is a gradient vanishing issue in the network."
+    )
+    found = diagnose(text, index).matches
+    assert found[0].entry.id == "loss-not-decreasing"
+    assert "vanishing-gradient" in {m.entry.id for m in found}

@@ -640,7 +640,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         elif entry.id in guessed:
             if symptoms and shown_otherwise(log, symptoms.get("log_signal") or "", findings):
                 continue  # a guess the log's own numbers deny
-            out.append(Match(entry, _GUESSED_SCORE, None, "phrase"))
+            out.append(Match(entry, _GUESSED_SCORE, None, "guess"))
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -649,7 +649,19 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
-    return _narrower_first(out)
+    return _narrower_first(_guesses_below_the_log(out))
+
+
+def _guesses_below_the_log(found: list[Match]) -> list[Match]:
+    """A guess ranks below what the pasted log shows, however few its readings (three identical
+    epochs under "it seems that there is a gradient vanishing issue"): the numbers are the
+    report. Said as a phrase from here on, like any other sentence's answer."""
+    shown = [m.score for m in found if m.method == "log"]
+    ceiling = min(shown) - 1 if shown else _GUESSED_SCORE
+    return [
+        replace(m, score=min(m.score, ceiling), method="phrase") if m.method == "guess" else m
+        for m in found
+    ]
 
 
 def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
