@@ -81,6 +81,17 @@ def test_a_phrase_is_named_as_whole_words_only(sentence: str, named: bool, index
 
 
 def test_the_longer_phrase_names_its_entry(index: Index) -> None:
-    """The longer phrase wins: "batch size mismatch" is not the "size mismatch" inside it."""
+    """The longer phrase wins: "batch size mismatch" is not the "size mismatch" inside it. A
+    bare "size mismatch" names nothing: said of loading it is state-dict-mismatch's, of a layer
+    shape-matmul's (issue 23)."""
     assert named_entries("batch size mismatch", index) == {"batch-size-mismatch"}
-    assert "shape-matmul" in named_entries("a size mismatch", index)
+    assert "shape-matmul" in named_entries("a shape mismatch", index)
+    assert named_entries("a size mismatch", index) == set()
+
+
+def test_a_word_followed_by_a_number_is_a_log_column(index: Index) -> None:
+    """fairseq prints its count of out-of-memory retries on every line (`oom=0`, `| oom 0 |`):
+    the column's name is no OOM said."""
+    assert "cuda-oom" in named_entries("i encountered oom", index)
+    assert named_entries("loss=6.220, oom=0, wall=4847", index) == set()
+    assert named_entries("| loss 6.326 | oom 0 | wall 4634", index) == set()

@@ -132,3 +132,173 @@ def test_an_adversarial_or_policy_loss_is_no_loss_that_should_fall(said: str, in
     assert "loss-not-decreasing" not in {m.entry.id for m in diagnose(said, index).matches}
     plain = said.replace("actor_", "").replace("generator ", "").replace("判别器的 ", "")
     assert _first(plain, index) == "loss-not-decreasing"
+
+
+# Opinions and guesses (issue 23): a family the post only believes in ("I think", "seems like",
+# "probably", "我觉得", "感觉是", "可能是") ranks below what it reports, and is not answered where
+# the post's own numbers deny it.
+def test_a_commenters_opinion_ranks_below_the_nan_reported(index: Index) -> None:
+    """TheLastBen/fast-stable-diffusion#2608: a NaN reported, overfitting only an opinion."""
+    text = (
+        "I have to turn the LR down to -8 (3e-8) or I will get a nan.  1e-6 is a nan in 3 epochs "
+        "using 40 images.\nit's actually a good indicator of overfitting, loss going to nan means "
+        "that your lr settings are too high"
+    )
+    assert _first(text, index) == "nan-loss"
+
+
+def test_a_suspected_cause_ranks_below_the_loss_described(index: Index) -> None:
+    """yuvalkirstain/s2e-coref#11: the loss goes to zero and jumps; vanishing gradients are what
+    the writer suspects ("it seems to me that there could be vanishing gradients")."""
+    text = (
+        "during training i noticed that really quickly the training loss goes to zero and then it "
+        "becomes unstable (staying at zero for most of the time, jumping to higher values the rest "
+        "of the times). So I investigated a little with wandb to look at the gradients and it "
+        "seems to me that there could be vanishing gradients."
+    )
+    found = diagnose(text, index).matches
+    assert found[0].entry.id != "vanishing-gradient"
+    scores = {m.entry.id: m.score for m in found}
+    assert scores["vanishing-gradient"] < scores["loss-all-zero"]
+
+
+def test_a_guess_the_log_denies_is_not_answered(index: Index) -> None:
+    """keras-team/keras#4662: "Is it overfitting?" above epochs whose validation loss falls with
+    the training loss. shenweichen/DeepCTR#265 shows the other side: "这个可能是过拟合了" under a
+    validation loss that rises while the training loss falls."""
+    rows = [
+        ("1.0029", "0.5834", "0.9636", "0.7202"),
+        ("0.8912", "0.6318", "0.9852", "0.7202"),
+        ("0.8368", "0.6222", "0.8854", "0.7198"),
+        ("0.8180", "0.6242", "0.7974", "0.7198"),
+        ("0.7444", "0.6453", "0.7618", "0.7188"),
+        ("0.6899", "0.6568", "0.6863", "0.7188"),
+    ]
+    log = "".join(
+        f"Epoch {i}/16\n15s - loss: {a} - acc: {b} - val_loss: {c} - val_acc: {d}\n"
+        for i, (a, b, c, d) in enumerate(rows, start=1)
+    )
+    text = "Can anyone help me explain my result below. Is it overfitting?\n" + log
+    assert "overfitting" not in {m.entry.id for m in diagnose(text, index).matches}
+    rising = (
+        "Epoch 1/10\n72000/72000 - 354s - loss: 0.4977 - accuracy: 0.7778 - val_loss: 0.4676\n"
+        "Epoch 2/10\n72000/72000 - 349s - loss: 0.3557 - accuracy: 0.8562 - val_loss: 0.5036\n"
+        "Epoch 3/10\n72000/72000 - 349s - loss: 0.2538 - accuracy: 0.9005 - val_loss: 0.6154\n"
+        "Epoch 4/10\n72000/72000 - 348s - loss: 0.1978 - accuracy: 0.9180 - val_loss: 0.7321\n"
+        "这个可能是过拟合了"
+    )
+    assert _first(rising, index) == "overfitting"
+
+
+@pytest.mark.parametrize(
+    ("said", "entry_id"),
+    [
+        ("A bit underfitting", "underfitting"),
+        ("looks like overfitting?", "overfitting"),
+        ("我觉得是过拟合", "overfitting"),
+        ("感觉是过拟合了", "overfitting"),
+        ("可能是梯度消失", "vanishing-gradient"),
+    ],
+)
+def test_an_opinion_alone_is_still_an_answer_said_less_surely(
+    said: str, entry_id: str, index: Index
+) -> None:
+    found = diagnose(said, index).matches
+    assert found and found[0].entry.id == entry_id
+    assert found[0].score < 84  # below any phrase the text reports
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # MilleXi/stock_trading#4, the maintainer's answer: an opinion that it is not so
+        "我检查过代码，应该没有数据泄露，也应该不至于涉及过拟合的问题",
+        "I don't think it is overfitting",
+    ],
+)
+def test_an_opinion_that_it_is_not_so_answers_nothing(said: str, index: Index) -> None:
+    assert "overfitting" not in {m.entry.id for m in diagnose(said, index).matches}
+
+
+@pytest.mark.parametrize(
+    ("said", "entry_id"),
+    [
+        # a metric after the cue is what was seen, said softly
+        ("it seems the loss is not decreasing", "loss-not-decreasing"),
+        ("感觉 loss 不下降", "loss-not-decreasing"),
+    ],
+)
+def test_a_softened_report_of_a_metric_stays_a_report(
+    said: str, entry_id: str, index: Index
+) -> None:
+    found = diagnose(said, index).matches
+    assert found and found[0].entry.id == entry_id and found[0].score >= 84
+
+
+def test_two_names_asked_about_are_two_guesses(index: Index) -> None:
+    """keras-team/keras#481: "What problem may I occur? Overfitting? Underfitting ?"."""
+    text = (
+        "The loss seems to be OK. But look at the accuracy figure, the valid does not seem to be "
+        "reasonable. What problem may I occur? Overfitting? Underfitting ?"
+    )
+    assert all(m.score < 84 for m in diagnose(text, index).matches)
+
+
+# Answers mended (issue 23).
+def test_results_that_change_each_time_the_model_is_trained_are_not_reproducible(
+    index: Index,
+) -> None:
+    said = "each time I train the model, the test accuracy is different"
+    assert _first(said, index) == "results-not-reproducible"
+    # yjxiong/temporal-segment-networks#126: the testing repeated, not the training
+    tested = "Each time i run the video-level testing, a different test accuracy is displayed."
+    assert _first(tested, index) == "dropout-active-at-eval"
+
+
+def test_a_bare_size_mismatch_names_no_matmul(index: Index) -> None:
+    assert diagnose("size mismatch errors", index).matches == ()
+    loading = "I get size mismatch errors when loading the pretrained weights"
+    assert _first(loading, index) == "state-dict-mismatch"
+
+
+def test_oom_in_words_is_the_gpus(index: Index) -> None:
+    assert _first("I encountered OOM", index) == "cuda-oom"
+    assert _first("The OOM killer killed my training, RAM is full", index) != "cuda-oom"
+
+
+def test_one_hf_trainer_line_with_a_zero_loss_and_a_zero_gradient(index: Index) -> None:
+    """828Tina/textvqa_grounding_task_qwen2.5-vl-ft#7 ("训练开始loss=0"): one line of the HF
+    Trainer's log. A zero loss beside a non-zero gradient norm is a rounded small loss."""
+    line = "{'loss': 0.0, 'grad_norm': 0.0, 'learning_rate': 9.701440635052094e-06, 'epoch': 0.4}"
+    assert _first(line, index) == "loss-all-zero"
+    assert diagnose(line.replace("'grad_norm': 0.0", "'grad_norm': 1.3"), index).matches == ()
+
+
+def test_a_loss_that_rises_off_its_plateau_oscillates(index: Index) -> None:
+    """A loss flat for seven readings that rises at every one of the last rows has turned
+    upwards (loss-oscillates: "the loss suddenly increases"), not stuck; one reading up is noise,
+    and a validation loss that does so is overfitting's shape, not this."""
+    vals = [0.6931, 0.6932, 0.6931, 0.6930, 0.6931, 0.6932, 0.6931, 0.6950, 0.6990, 0.7020]
+    log = "\n".join(f"epoch {i} loss {v}" for i, v in enumerate(vals, start=1))
+    found = [m.entry.id for m in diagnose(log, index).matches]
+    assert found[0] == "loss-oscillates" and "loss-not-decreasing" not in found
+    flat = "\n".join(f"epoch {i} loss {v}" for i, v in enumerate(vals[:8], start=1))
+    assert _first(flat, index) == "loss-not-decreasing"
+    val = log.replace(" loss ", " val_loss ")
+    assert "loss-oscillates" not in {m.entry.id for m in diagnose(val, index).matches}
+
+
+def test_a_guess_ranks_below_the_log_however_short(index: Index) -> None:
+    """kingo233/FCT-Pytorch#1: three epochs with every number the same, then the maintainer's
+    "it seems that there is a gradient vanishing issue in the network": the log is the report."""
+    row = (
+        "2023-03-09 12:21:47,350 |     INFO |    main.py:312 | epoch: {},train loss:0.091478,"
+        "validate loss:0.091043,dice:0.256989,LV dice:0.008357,RV dice:0.030641,MYO dice:0.008357"
+    )
+    text = "\n".join(row.format(e) for e in (197, 198, 199)) + (
+        "\nI guess it have something to do with model's code. Based on the visualized results from"
+        " TensorBoard, it seems that there is a gradient vanishing issue in the network."
+    )
+    found = diagnose(text, index).matches
+    assert found[0].entry.id == "loss-not-decreasing"
+    assert "vanishing-gradient" in {m.entry.id for m in found}

@@ -19,7 +19,7 @@ SIGNALS: dict[str, set[str]] = {
         "train_acc",
         "val_acc",
     },
-    "zero": {"n", "from_at", "to_at", "printed"},
+    "zero": {"n", "from_at", "to_at", "printed", "alone_at"},
     "negative": {"value", "at", "n"},
     "grad-explodes": {
         "first",
@@ -38,7 +38,7 @@ SIGNALS: dict[str, set[str]] = {
     "grad-none": {"count", "params", "with_grad"},
     "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},
     "data-bound": {"pct", "gpu_util", "n", "loader_ms", "workers", "best_workers", "best_ms"},
-    "oscillates": {"n", "low", "high", "from_at", "to_at"},
+    "oscillates": {"n", "low", "high", "from_at", "to_at", "level", "flat_to"},
     "underfit": {"loss_first", "loss_last", "acc", "at", "val_acc"},
     "grad-vanishes": {"first_param", "first_norm", "last_param", "last_norm", "ratio"},
     "bn-small-batch": {"batch_size", "train", "val", "metric", "at"},

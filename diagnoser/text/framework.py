@@ -12,7 +12,7 @@ from ..knowledge.regex_cache import compile_cached
 _OTHER = (
     r"(?im)^[^\S\n]*(?:import|from)[^\S\n]+(?:tensorflow|keras|mindspore|paddle|jax|mxnet)\b"
     r"|\b(?:tensorflow|mxnet)/(?:core|python|stream_executor|compiler)/"
-    r"|^(?:INFO|WARNING|ERROR):tensorflow:"
+    r"|(?:^|(?<=[`'\"]))(?:INFO|WARNING|ERROR):tensorflow:"  # a log line, or one quoted
     r"|\btf\.(?:keras|compat|data|function|Session|config|train|estimator)\b"
     r"|\b(?:mindspore|paddlepaddle)\b"
     r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)\([A-Za-z][\w.]{0,40}\)"

@@ -18,7 +18,7 @@ from .framework import other_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
-from .symptoms import detect, fold, learning, normalise
+from .symptoms import detect, fold, learning, normalise, shown_otherwise
 from .training_log import read as read_training_log
 
 TYPE_CHECKING = False
@@ -71,6 +71,9 @@ _UNSAID = (
     r"|\b(?:not|isn't|wasn't)\s+(?:because|due to|caused by|related to|(?:talking )?about)\b"
     r"[^\n.,;!?]{0,80}"
     r"|(?:不是因为|而不是)[^\n。，；！？,.;!?]{0,30}"
+    # an opinion that it is not so ("I don't think it's overfitting", "应该不至于涉及过拟合的问题")
+    r"|\bi[^\S\n]+(?:don[’']?t|do[^\S\n]+not)[^\S\n]+(?:think|believe)\b[^\n.,;!?]{0,80}"
+    r"|(?:不至于|不太可能是?|应该不是|不像是)[^\n。，；！？,.;!?]{0,30}"
     # asking whether it would happen is no report that it did ("构造数据的时候，会不会出现内存不够的
     # 问题？"); a guess at the cause of what did happen ("会不会是显存不够") is left to be read
     r"|会不会(?:出现|发生|有)[^\n。，；！？,.;!?]{0,30}"
@@ -97,8 +100,38 @@ _GUESSED = (
     r"(?:it|this|that|these|there|(?:my|the|our)[^\S\n]+(?:model|network|net|training|problem|issue))\b"
     r"(?![^\S\n]+(?:be[^\S\n]+)?(?:normal|ok|okay|expected|fine|common|usual|possible|right)\b)"
     r"[^\n.!?]{0,120}"
+    # a name asked about with no verb, alone or among others ("What problem may I occur?
+    # Overfitting? Underfitting ?", "(vanishing or exploding gradient? inappropriate learning
+    # rate?)"); a metric's behaviour asked so ("loss not decreasing?") is still what was seen
+    r"|(?:^|(?<=[.!?(]))(?![^\n?]{0,80}?\b(?:loss(?:es)?|acc\w*|memory|gpu|nan|slow\w*)\b)"
+    r"[^\S\n]*(?:[a-z-]{2,20}[^\S\n]+){0,3}[a-z-]{4,20}[^\S\n]*\?"
     r"|(?:是不是|是否|会不会是|难道是?|莫非是?)(?!正常|合理|对的)[^\n。！？，,?]{0,15}"
     r"|(?<![不没])是(?!不是|否|正常|合理|对的)[^\n。！？，,?吗么]{1,8}?了?(?:吗|么)"
+)
+
+# An opinion, not a report: "I think it's overfitting", "seems like underfitting", "probably a
+# memory leak", "maybe your lr is too high", "我觉得是过拟合", "感觉是过拟合了", "可能是梯度消失",
+# "怀疑是内存泄漏". What follows the cue, to the end of its clause, is what the writer (or a
+# commenter in the thread) believes, and ranks like a guess asked about (_GUESSED): below what the
+# text reports. A metric right after the cue is a report said softly ("it seems the loss is
+# stuck", "感觉 loss 不下降"): what the numbers do is seen, not believed. "seems"/"looks" count
+# with no subject or a pronoun one ("looks like overfitting?"), not after a metric's name.
+_METRIC_NEXT = (
+    r"(?![^\S\n]*(?:(?:the|my|our|your)[^\S\n]+)?(?:loss(?:es)?|accuracy|acc|memory|gpu"
+    r"|(?:val(?:idation)?|train(?:ing)?|test)[^\S\n]+(?:loss|acc\w*)|损失|准确率|精度|显存|内存|gpu)\b)"
+)
+_HEDGED = (
+    r"(?i)(?:\bi[^\S\n]+(?:think|guess|suspect|believe|feel|assume|wonder[^\S\n]+(?:if|whether))"
+    r"|\bi[’']?m[^\S\n]+(?:not[^\S\n]+sure|guessing)"
+    r"|(?:^|(?<=[\s,;(])|\b(?:it|this|that)[^\S\n]+)(?:seems?|looks?|sounds?)[^\S\n]+(?:like|that|to[^\S\n]+be)"
+    r"|\b(?:an?[^\S\n]+)?(?:(?:good|clear|typical)[^\S\n]+)?(?:sign|indicator|indication)[^\S\n]+of\b"
+    r"|\b(?:maybe|perhaps|probably|possibly)\b|\b(?:might|may|could)[^\S\n]+be\b"
+    r"|\ba[^\S\n]+(?:bit|little)(?=[^\S\n]+\w+ing\b)|\b(?:kind|sort)[^\S\n]+of\b)"
+    + _METRIC_NEXT
+    + r"[^\n.!?;,]{0,80}"
+    r"|(?:我觉得|我感觉|感觉|觉得|我猜|猜测|应该是|可能是|怀疑是?|估计是?|大概是|好像是?|似乎是?|疑似)"
+    + _METRIC_NEXT
+    + r"[^\n。！？，,;；?!]{0,20}"
 )
 
 
@@ -605,7 +638,9 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             # stuck, the model learns, and no entry a stuck metric shows is answered from words
             continue
         elif entry.id in guessed:
-            out.append(Match(entry, _GUESSED_SCORE, None, "phrase"))
+            if symptoms and shown_otherwise(log, symptoms.get("log_signal") or "", findings):
+                continue  # a guess the log's own numbers deny
+            out.append(Match(entry, _GUESSED_SCORE, None, "guess"))
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -614,16 +649,29 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
-    return _narrower_first(out)
+    return _narrower_first(_guesses_below_the_log(out))
+
+
+def _guesses_below_the_log(found: list[Match]) -> list[Match]:
+    """A guess ranks below what the pasted log shows, however few its readings (three identical
+    epochs under "it seems that there is a gradient vanishing issue"): the numbers are the
+    report. Said as a phrase from here on, like any other sentence's answer."""
+    shown = [m.score for m in found if m.method == "log"]
+    ceiling = min(shown) - 1 if shown else _GUESSED_SCORE
+    return [
+        replace(m, score=min(m.score, ceiling), method="phrase") if m.method == "guess" else m
+        for m in found
+    ]
 
 
 def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
     """The entries of `found` that the text names or describes only inside a guess it asks about
-    (_GUESSED): read again without those questions, it no longer says them."""
-    guess = compile_cached(_GUESSED)
-    if not found or guess.search(text) is None:
+    (_GUESSED) or an opinion it holds (_HEDGED): read again without those, it no longer says
+    them."""
+    guess, hedge = compile_cached(_GUESSED), compile_cached(_HEDGED)
+    if not found or (guess.search(text) is None and hedge.search(text) is None):
         return set()
-    plain = guess.sub(" ", text)
+    plain = hedge.sub(" ", guess.sub(" ", text))
     sentence = normalise(plain, index.vocabulary)
     said = named_entries(fold(plain), index) | named_entries(sentence, index)
     said |= described_symptoms(sentence, index)

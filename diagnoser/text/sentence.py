@@ -26,7 +26,8 @@ def named_entries(sentence: str, index: Index) -> set[str]:
     found: dict[str, set[str]] = {}
     # every occurrence of every phrase, overlapping ones too
     for end, (phrase, entry_ids) in automaton.iter(text) if automaton else ():
-        if _whole_words(text, end + 1 - len(phrase), end + 1):
+        start = end + 1 - len(phrase)
+        if _whole_words(text, start, end + 1) and not _log_field(text, phrase, end + 1):
             for entry_id in entry_ids:
                 found.setdefault(entry_id, set()).add(phrase)
     longer = {p for hits in found.values() for p in hits}
@@ -54,6 +55,15 @@ def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
         for p in e.phrases["en"] + e.phrases["zh"]:
             by_phrase.setdefault(compact(fold(p)), {})[e.id] = None
     return [(phrase, list(ids)) for phrase, ids in by_phrase.items()]
+
+
+# A one-word name followed by a number is a log's column, not a word of a sentence: fairseq
+# prints `oom=0` and `| oom 0 |`, the count of out-of-memory retries, on every line.
+_FIELD_VALUE = compile_cached(r"[^\S\n]?[=:]?[^\S\n]?\d")
+
+
+def _log_field(text: str, phrase: str, end: int) -> bool:
+    return phrase.isascii() and phrase.isalpha() and _FIELD_VALUE.match(text, end) is not None
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:

@@ -130,7 +130,17 @@ def _zero(log: TrainingLog) -> Finding | None:
             values["printed"] = f"{0:.{digits}f}"
             return Finding("zero", 75, values)
         return Finding("zero", 90, values)
+    if len(points) == 1 and points[0].value == 0 and _no_gradient_at(log, points[0].line):
+        # one reading, as an HF Trainer's single log line shows it ({'loss': 0.0, 'grad_norm':
+        # 0.0, ...}): a loss printed as exactly zero beside a gradient norm of exactly zero is a
+        # loss that is zero, not one rounded down
+        return Finding("zero", 75, {"alone_at": points[0].at})
     return None
+
+
+def _no_gradient_at(log: TrainingLog, line: int) -> bool:
+    """The log prints a gradient norm of exactly zero on that line."""
+    return any(p.line == line and p.value == 0 for p in log.series.get("grad_norm", []))
 
 
 def _negative(log: TrainingLog) -> Finding | None:
@@ -156,7 +166,9 @@ def _flat(log: TrainingLog) -> Finding | None:
         vals = [p.value for p in points]
         spread = (max(vals) - min(vals)) / max(abs(sum(vals) / len(vals)), 1e-8)
         still_falling = all(b < a for a, b in itertools.pairwise(vals))
-        if (spread < 1e-4 or (len(points) >= 5 and spread < 0.02)) and not still_falling:
+        if (spread < 1e-4 or (len(points) >= 5 and spread < 0.02)) and not (
+            still_falling or _leaves_at_the_end(vals)
+        ):
             first, last = points[0], points[-1]
             return Finding(
                 "flat",
@@ -171,6 +183,17 @@ def _flat(log: TrainingLog) -> Finding | None:
                 },
             )
     return None
+
+
+def _leaves_at_the_end(vals: list[float]) -> bool:
+    """The last two readings both beyond every earlier one, the same way: a plateau that the run
+    has just left (rising out of it, or falling), not one it is stuck on."""
+    if len(vals) < 4:
+        return False
+    before, last = vals[:-2], vals[-2:]
+    rising = min(before) < max(before) < last[0] < last[1]
+    falling = max(before) > min(before) > last[0] > last[1]
+    return rising or falling
 
 
 def _val_diverges(log: TrainingLog) -> Finding | None:
@@ -350,6 +373,45 @@ def _oscillates(log: TrainingLog) -> Finding | None:
     return None
 
 
+def _rises_off_a_plateau(log: TrainingLog) -> Finding | None:
+    """Five or more readings on a plateau (within 2% of each other), then the last two or more
+    each higher than the one before and above the plateau, the last by at least three times the
+    plateau's own wobble and a hundredth of its level: the loss that sat still has turned upwards,
+    the jump a sentence calls "the loss suddenly increases" (not a rise by orders of magnitude:
+    grad-explodes, nan). The training loss only: a validation loss that rises off its plateau
+    is overfitting's shape."""
+    points = log.series.get("loss", [])
+    if len(points) < 7 or len(finite(points)) < len(points):
+        return None
+    vals = [p.value for p in points]
+    for k in range(len(vals) - 5, 1, -1):  # the longest rise first
+        plateau, tail = vals[:-k], vals[-k:]
+        high = max(plateau)
+        if tail[0] > high and all(b > a for a, b in itertools.pairwise(tail)):
+            break
+    else:
+        return None
+    low, level = min(plateau), sum(plateau) / len(plateau)
+    if level <= 0 or high - low >= 0.02 * level:
+        return None
+    rise = vals[-1] - high
+    if rise < 3 * (high - low) or rise < 0.01 * level or vals[-1] > 10 * level:
+        return None
+    last_flat = points[len(plateau) - 1]
+    return Finding(
+        "oscillates",
+        80,
+        {
+            "level": fmt(level),
+            "n": str(len(plateau)),
+            "from_at": points[0].at,
+            "flat_to": last_flat.at,
+            "high": fmt(vals[-1]),
+            "to_at": points[-1].at,
+        },
+    )
+
+
 def _fraction(points: list[Point]) -> list[float]:
     """Accuracies as fractions, whether the log prints 0.64 or 64.0 (%)."""
     vals = [p.value for p in points]
@@ -487,6 +549,29 @@ def learning(log: TrainingLog) -> bool:
     return all(b < a for a, b in itertools.pairwise(vals)) and vals[-1] <= 0.9 * vals[0]
 
 
+# The series a detector needs, and how many readings of each, to see its signal when it is there:
+# a log that holds them and shows no such signal says the signal is not there.
+_READS: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {
+    "val-diverges": ((("loss", "val_loss"), 3), (("acc", "val_acc"), 3)),
+    "flat": ((("loss",), 5),),
+    "nan": ((("loss",), 3),),
+    "zero": ((("loss",), 3),),
+    "memory-grows": ((("memory",), 4),),
+}
+
+
+def shown_otherwise(log: TrainingLog, signal: str, findings: dict[str, Finding]) -> bool:
+    """The log holds enough readings of what `signal`'s detector reads and does not show it: a
+    guess at it ("Is it overfitting?" under epochs whose validation loss falls with the training
+    loss) is what the numbers deny."""
+    if not log or signal in findings:
+        return False
+    return any(
+        all(len(finite(log.series.get(name, []))) >= n for name in names)
+        for names, n in _READS.get(signal, ())
+    )
+
+
 DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
     "nan": _nan,
     "flat": _flat,
@@ -497,7 +582,7 @@ DETECTORS: dict[str, Callable[[TrainingLog], Finding | None]] = {
     "grad-none": _grad_none,
     "memory-grows": _memory_grows,
     "data-bound": _data_bound,
-    "oscillates": _oscillates,
+    "oscillates": lambda log: _oscillates(log) or _rises_off_a_plateau(log),
     "underfit": _underfit,
     "grad-vanishes": _grad_vanishes,
     "bn-small-batch": _bn_small_batch,
