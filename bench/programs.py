@@ -55,7 +55,10 @@ def run(path: Path) -> str:
                     runpy.run_path(str(path), run_name="__main__")
                     code = 0
                 except SystemExit as stop:
-                    code = stop.code if isinstance(stop.code, int) else 1
+                    # as Python does: sys.exit("message") prints the message and exits with 1
+                    if stop.code is not None and not isinstance(stop.code, int):
+                        print(stop.code, file=sys.stderr)
+                    code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
                 except BaseException as error:  # printed as Python prints it, from the
                     tb = error.__traceback__  # program's own first frame (not this runner's)
                     while tb is not None and tb.tb_frame.f_code.co_filename != str(path):

@@ -133,6 +133,26 @@ def test_one_spike_that_recovers_is_no_explosion() -> None:
     assert "grad-explodes" not in detect(log)
 
 
+def test_per_layer_gradient_norms_of_a_million_are_an_explosion() -> None:
+    # a deep MLP initialised with std 0.5 whatever its width, one backward (the program
+    # tests/data/programs/deep_mlp_big_init_grad_norms.py prints these)
+    log = read(
+        "loss: 1.1408e+10\n"
+        "0.weight     grad norm: 1.2341e+10\n"
+        "2.weight     grad norm: 1.4014e+10\n"
+        "4.weight     grad norm: 1.4582e+10\n"
+    )
+    found = detect(log)["grad-explodes"]
+    assert found.values["huge_params"] == "3" and found.values["peak_param"] == "4.weight"
+
+
+def test_one_large_layer_gradient_or_ordinary_ones_are_no_explosion() -> None:
+    one = read("0.weight grad norm: 2.1e+06\n2.weight grad norm: 0.31\n4.weight grad norm: 0.2\n")
+    ordinary = read("0.weight grad norm: 12.5\n2.weight grad norm: 3.1\n4.weight grad norm: 0.9\n")
+    assert "grad-explodes" not in detect(one)
+    assert "grad-explodes" not in detect(ordinary)
+
+
 HEALTHY = "\n".join(
     f"epoch {i:3d} | train_loss {2.3 * 0.8**i:.4f} | val_loss {2.4 * 0.82**i:.4f} | "
     f"val_acc {min(0.99, 0.1 + 0.08 * i):.3f}"

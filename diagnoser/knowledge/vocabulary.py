@@ -34,6 +34,10 @@ SIGNALS: dict[str, set[str]] = {
         "chance",
         "classes",
         "flat_from",
+        # per-parameter gradient norms printed after backward(), the largest a million and more
+        "huge_params",
+        "weights",
+        "peak_param",
     },
     "grad-none": {"count", "params", "with_grad"},
     "memory-grows": {"first", "last", "n", "first_at", "last_at", "per_step"},

@@ -79,12 +79,31 @@ def _exploded_to_chance(log: TrainingLog) -> Finding | None:
 _HUGE_GRAD_NORM = 1e6
 
 
+def _layer_grads_huge(log: TrainingLog) -> Finding | None:
+    """Gradient norms printed per parameter after backward(), two weights' or more at a million
+    and beyond (or inf/nan): as for the total norm, no healthy model's gradients are that large,
+    whichever layer they are read at, even in a log of one step (vanishing gradients are the
+    other end: _grad_vanishes)."""
+    norms = {name: vals[-1] for name, vals in log.param_grads.items() if "weight" in name}
+    huge = {n: v for n, v in norms.items() if not math.isfinite(v) or abs(v) >= _HUGE_GRAD_NORM}
+    if len(huge) < 2:
+        return None
+    param, peak = max(huge.items(), key=lambda kv: abs(kv[1]) if math.isfinite(kv[1]) else math.inf)
+    values = {
+        "huge_params": str(len(huge)),
+        "weights": str(len(norms)),
+        "peak": fmt(peak),
+        "peak_param": param,
+    }
+    return Finding("grad-explodes", 92, values)
+
+
 def _grad_explodes(log: TrainingLog) -> Finding | None:
     points = log.series.get("grad_norm", [])
     good = finite(points)
     nonfinite = next((p for p in points if not math.isfinite(p.value)), None)
     if len(points) < 2 or not good:
-        return _exploded_to_chance(log)
+        return _layer_grads_huge(log) or _exploded_to_chance(log)
     first, peak = good[0], max(good, key=lambda p: p.value)
     # One spike that recovers at once is noise; explosion is growth that stays (or goes non-finite).
     high = [p for p in good if p.value >= 1e3 and p.value >= 100 * max(first.value, 1e-12)]
@@ -92,7 +111,7 @@ def _grad_explodes(log: TrainingLog) -> Finding | None:
     # more, twice, are no healthy model's (unclipped norms of one run in the tens at most).
     huge = [p for p in good if p.value >= _HUGE_GRAD_NORM]
     if not (nonfinite or len(high) >= 2 or len(huge) >= 2):
-        return _exploded_to_chance(log)
+        return _layer_grads_huge(log) or _exploded_to_chance(log)
     values = {
         "first": fmt(first.value),
         "first_at": first.at,
