@@ -302,3 +302,40 @@ def test_a_guess_ranks_below_the_log_however_short(index: Index) -> None:
     found = diagnose(text, index).matches
     assert found[0].entry.id == "loss-not-decreasing"
     assert "vanishing-gradient" in {m.entry.id for m in found}
+
+
+def test_the_hedge_cues_cover_every_hedge_in_the_development_posts() -> None:
+    """match._HEDGE_CUES lets a text without any of its words skip the opinion pattern: every
+    opinion the pattern finds in the real posts (and in a sample of each of its branches) must
+    hold one of those words, or an opinion would be read as a report."""
+    from pathlib import Path
+
+    import yaml
+
+    from diagnoser.knowledge.regex_cache import compile_cached
+    from diagnoser.text.match import _HEDGE_CUES, _HEDGED
+
+    hedged = compile_cached(_HEDGED)
+    samples = [
+        "I think it overfits",
+        "I'm not sure why",
+        "it seems like underfitting",
+        "a good sign of overfitting",
+        "maybe the lr",
+        "it might be a leak",
+        "a bit overfitting",
+        "kind of stuck",
+        "我觉得是过拟合",
+        "怀疑是内存泄漏",
+        "疑似梯度消失",
+    ]
+    devset = Path(__file__).parent / "data" / "real" / "devset"
+    for path in devset.glob("*.yaml"):
+        if not path.stem.startswith("heldout"):
+            samples += [post["text"] for post in yaml.safe_load(path.read_text(encoding="utf-8"))]
+    found = 0
+    for text in samples:
+        if hedged.search(text):
+            found += 1
+            assert any(cue in text.lower() for cue in _HEDGE_CUES), text[:200]
+    assert found > 20

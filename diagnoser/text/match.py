@@ -103,7 +103,9 @@ _GUESSED = (
     # a name asked about with no verb, alone or among others ("What problem may I occur?
     # Overfitting? Underfitting ?", "(vanishing or exploding gradient? inappropriate learning
     # rate?)"); a metric's behaviour asked so ("loss not decreasing?") is still what was seen
-    r"|(?:^|(?<=[.!?(]))(?![^\n?]{0,80}?\b(?:loss(?:es)?|acc\w*|memory|gpu|nan|slow\w*)\b)"
+    # (the question mark looked for first: this branch is tried at every line's start)
+    r"|(?:^|(?<=[.!?(]))(?=[^\n?]{0,200}\?)"
+    r"(?![^\n?]{0,80}?\b(?:loss(?:es)?|acc\w*|memory|gpu|nan|slow\w*)\b)"
     r"[^\S\n]*(?:[a-z-]{2,20}[^\S\n]+){0,3}[a-z-]{4,20}[^\S\n]*\?"
     r"|(?:是不是|是否|会不会是|难道是?|莫非是?)(?!正常|合理|对的)[^\n。！？，,?]{0,15}"
     r"|(?<![不没])是(?!不是|否|正常|合理|对的)[^\n。！？，,?吗么]{1,8}?了?(?:吗|么)"
@@ -132,6 +134,14 @@ _HEDGED = (
     r"|(?:我觉得|我感觉|感觉|觉得|我猜|猜测|应该是|可能是|怀疑是?|估计是?|大概是|好像是?|似乎是?|疑似)"
     + _METRIC_NEXT
     + r"[^\n。！？，,;；?!]{0,20}"
+)
+# Every branch of _HEDGED holds one of these words: a text without any is read no further (the
+# pattern, tried at every position, costs more than reading a paste for these words).
+_HEDGE_CUES = (
+    *("think", "guess", "suspect", "believe", "feel", "assume", "wonder", "sure", "seem"),
+    *("look", "sound", "sign", "indicat", "maybe", "perhaps", "probabl", "possibl", "might"),
+    *("may", "could", "bit", "little", "kind", "sort"),
+    *("觉得", "感觉", "猜", "应该是", "可能是", "怀疑", "估计", "大概是", "好像", "似乎", "疑似"),
 )
 
 
@@ -668,10 +678,15 @@ def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
     """The entries of `found` that the text names or describes only inside a guess it asks about
     (_GUESSED) or an opinion it holds (_HEDGED): read again without those, it no longer says
     them."""
-    guess, hedge = compile_cached(_GUESSED), compile_cached(_HEDGED)
-    if not found or (guess.search(text) is None and hedge.search(text) is None):
+    if not found:
         return set()
-    plain = hedge.sub(" ", guess.sub(" ", text))
+    guess, hedge = compile_cached(_GUESSED), compile_cached(_HEDGED)
+    lower = text.lower()
+    hedged = any(cue in lower for cue in _HEDGE_CUES) and hedge.search(text) is not None
+    if not hedged and guess.search(text) is None:
+        return set()
+    plain = guess.sub(" ", text)
+    plain = hedge.sub(" ", plain) if hedged else plain
     sentence = normalise(plain, index.vocabulary)
     said = named_entries(fold(plain), index) | named_entries(sentence, index)
     said |= described_symptoms(sentence, index)
