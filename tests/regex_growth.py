@@ -7,9 +7,10 @@ anything once the text before it has led the pattern to the quantifier ("loss" b
 so each input is a way in (the shortest texts that reach a quantified group, read from the parsed
 pattern), then a run of a character the quantifier accepts, then an end that fails.
 
-Time is compared, never bounded: the run is searched at RUN and at GROWTH x RUN characters, and a
+Time is compared, never bounded: the run is searched at two lengths, GROWTH times apart, and a
 pattern is flagged when the longer search costs clearly more than GROWTH times the shorter one
-(a quadratic search costs GROWTH**2 times more, a linear one GROWTH times).
+(a quadratic search costs GROWTH**2 times more, a linear one GROWTH times): first by the wall's
+clock on short runs, then, for what that flags, by CPU time summed over many calls.
 """
 
 from __future__ import annotations
@@ -26,11 +27,16 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
-RUN = 2000
+RUN = 1000
 GROWTH = 4
-# A linear search costs at most GROWTH times more on the longer run, a quadratic one GROWTH**2
-# (16): flagged above 2.5 x GROWTH, far from both, so that a busy machine flags nothing linear.
+# A linear search costs GROWTH times more on the longer run, a quadratic one GROWTH**2 (16).
+# Timed by the wall's clock at a few thousand characters (microseconds, so that a timer tick of the
+# machine rarely falls inside one), a search that costs more than SCREEN_RATIO times more is timed
+# again by CPU time, over enough calls to span many ticks, at twice the lengths: flagged above
+# FLAG_RATIO, far from both 4 and 16, so that a busy machine flags nothing linear.
+SCREEN_RATIO = 6.0
 FLAG_RATIO = 2.5 * GROWTH
+CPU_PER_TIMING = 0.05  # seconds of CPU time summed over the calls of one timing: 12 ticks of 4 ms
 # Characters a run is made of: blanks, letters, digits and the punctuation of logs and shapes.
 RUN_CHARACTERS = [" ", "a", "1", "_", "-", ".", "/", ":", ",", "x", "\t", "(", "'", "\n"]
 # Ends that fail: the end of the text, and a control character no pattern names.
@@ -168,50 +174,82 @@ def deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGPROF, old)
 
 
-def cpu_seconds(
+def seconds(
     compiled: re.Pattern[str], text: str, method: str = "search", repeats: int = 1
 ) -> float:
-    """The least CPU time of `repeats` calls: the least is the one the machine disturbed least."""
+    """The least wall time of `repeats` calls: the least is the one the machine disturbed least.
+    Nanoseconds: this process's CPU clock moves by whole ticks (4 ms) on some machines."""
     find = getattr(compiled, method)
     best = float("inf")
     for _ in range(repeats):
-        start = time.process_time_ns()
+        start = time.perf_counter_ns()
         find(text)
-        best = min(best, (time.process_time_ns() - start) / 1e9)
+        best = min(best, (time.perf_counter_ns() - start) / 1e9)
     return best
+
+
+def cpu_seconds(compiled: re.Pattern[str], text: str, method: str = "search") -> float:
+    """The CPU time of one call, averaged over as many calls as take CPU_PER_TIMING: a tick of the
+    CPU clock, and whatever the machine does at each, then weighs the same on every length."""
+    find = getattr(compiled, method)
+    calls, start = 0, time.process_time()
+    while (spent := time.process_time() - start) < CPU_PER_TIMING:
+        find(text)
+        calls += 1
+    return spent / calls
+
+
+def _texts(head: str, unit: str, end: str, length: int) -> tuple[str, str]:
+    run = max(1, length // len(unit))
+    return head + unit * run + end, head + unit * (run * GROWTH) + end
 
 
 def growth(
     compiled: re.Pattern[str], head: str, unit: str, end: str, method: str = "search"
 ) -> float:
     """How many times more `method` (search, or match where the code only matches) costs on
-    GROWTH x RUN characters of units than on RUN; infinite when the longer one does not end
-    within HANG_SECONDS."""
-    run = max(1, RUN // len(unit))
-    short = head + unit * run + end
-    long = head + unit * (run * GROWTH) + end
+    GROWTH x RUN characters of units than on RUN, by the wall's clock; infinite when they do not
+    end within HANG_SECONDS of CPU time."""
+    short, long = _texts(head, unit, end, RUN)
     try:
         with deadline(HANG_SECONDS):
             # the shorter one timed best of many: its microseconds are the noisiest
-            small = cpu_seconds(compiled, short, method, repeats=7)
-            large = cpu_seconds(compiled, long, method, repeats=3)
+            small = max(seconds(compiled, short, method, repeats=7), 1e-7)
+            ratio = float("inf")
+            for _ in range(3):  # the least of three, or the first that is not over
+                ratio = min(ratio, seconds(compiled, long, method) / small)
+                if ratio <= SCREEN_RATIO:
+                    break
     except TimeoutError:
         return float("inf")
-    return large / max(small, 1e-7)
+    return ratio
+
+
+def cpu_growth(
+    compiled: re.Pattern[str], head: str, unit: str, end: str, method: str = "search"
+) -> float:
+    """growth() by CPU time, at twice the lengths."""
+    short, long = _texts(head, unit, end, 2 * RUN)
+    try:
+        with deadline(HANG_SECONDS + 2 * CPU_PER_TIMING):
+            small = cpu_seconds(compiled, short, method)
+            return cpu_seconds(compiled, long, method) / max(small, 1e-9)
+    except TimeoutError:
+        return float("inf")
 
 
 def super_linear(
     compiled: re.Pattern[str], head: str, unit: str, end: str, method: str = "search"
 ) -> float | None:
-    """The growth ratio when it is above FLAG_RATIO twice in a row (a first one over it may be a
-    disturbance of the machine), else None."""
+    """How many times more the longer run costs, when it is above FLAG_RATIO (timed as growth()
+    says, then again as cpu_growth() says), else None."""
     ratio = growth(compiled, head, unit, end, method)
-    if ratio <= FLAG_RATIO:
+    if ratio <= SCREEN_RATIO:
         return None
     if ratio == float("inf"):
         return ratio  # no disturbance lasts HANG_SECONDS on a few thousand characters
-    again = growth(compiled, head, unit, end, method)
-    return min(ratio, again) if again > FLAG_RATIO else None
+    ratio = cpu_growth(compiled, head, unit, end, method)
+    return ratio if ratio > FLAG_RATIO else None
 
 
 SEPARATORS = [
@@ -243,13 +281,12 @@ def words(pattern: str) -> list[str]:
 
 def inputs(pattern: str, flags: int) -> list[tuple[str, str, str]]:
     """(way in, repeated unit, end): the pumped ways into the pattern's quantifiers, then runs of
-    letters, digits, shapes like `(1x1x...` and `[1, 1, ...`, each separator, the pattern's words
-    (with and without a separator; then with an end that fails) and its ways in."""
+    letters, digits, shapes like `(1x1x...` and `[1, 1, ...`, each separator, and the pattern's
+    words (with and without a separator; then with an end that fails)."""
     pumps = pumped(pattern, flags)
     found = words(pattern)
     blocks = ["a", "1", "x", "1x", "(1x", "[1, ", "A_", *SEPARATORS, *found]
     blocks += [w + sep for w in found for sep in (" ", "_", ".")] + ["".join(found)]
-    blocks += [head for head, _, _ in pumps]  # each way in, repeated
     runs = [("", b, "") for b in dict.fromkeys(blocks) if b]
     runs += [("", w, "!") for w in found]
     return [*pumps, *runs]
