@@ -339,8 +339,9 @@ def _in_globals(value: object, depth: int = 0) -> list[re.Pattern[str]]:
 
 def code_patterns() -> list[tuple[str, str, int]]:
     """(where, pattern, flags) of every regex of diagnoser/ but the knowledge base's: those in its
-    modules' globals, and those compile_cached and re's own cache hold after a run over the
-    samples, the real logs and every report format (patterns built at run time, or used inline)."""
+    modules' globals, and those compile_cached holds after a run over the samples, the real logs
+    and every report format (patterns built at run time). Not re's own cache: the libraries
+    imported here fill it with theirs."""
     import diagnoser
     from diagnoser.knowledge import regex_cache
     from diagnoser.knowledge.index import load_index
@@ -367,8 +368,5 @@ def code_patterns() -> list[tuple[str, str, int]]:
     diagnose("训练时 loss 一直不下降\nepoch 1 loss 2.3 acc 0.1\nepoch 2 loss 2.3 acc 0.1", index)
     for pattern, flags in regex_cache._made:
         found.setdefault((pattern, flags & ~re.UNICODE), "compile_cached")
-    for key in list(getattr(re, "_cache", {})):
-        if isinstance(key[1], str):
-            found.setdefault((key[1], int(key[2]) & ~re.UNICODE), "re.search and the like")
     kb = {p for _, p, _ in kb_patterns()}
     return sorted((where, p, f) for (p, f), where in found.items() if p not in kb)
