@@ -115,8 +115,10 @@ def _parse(source: str, path: str) -> ast.Module:
 
 
 _UNICODE_ESCAPE = "TD035"
+# A backslash is taken alone, or with the quote after it: with any character after it, a run of
+# backslashes split two ways at each one, and an unclosed string on a long line never finished.
 _STRING = compile_cached(
-    r"""(?P<prefix>[rRbBuUfF]{0,2})(?P<q>["'])(?P<body>(?:\\.|(?!(?P=q)).)*)(?P=q)"""
+    r"""(?P<prefix>[rRbBuUfF]{0,2})(?P<q>["'])(?P<body>(?:\\(?P=q)|(?!(?P=q))[^\n])*)(?P=q)"""
 )
 _BAD_UNICODE = compile_cached(r"(?<!\\)(?:\\\\)*\\(?:U(?![0-9a-fA-F]{8})|N(?!\{))")
 

@@ -68,7 +68,9 @@ _EMPHASISED_EXC = compile_cached(
 _BOX_BORDER = compile_cached(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
 _RICH_HEADER = compile_cached(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = compile_cached(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
-_RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>.*?)\s*$")
+# The source up to its last non-blank (not `.*?` then `\s*$`, which rescans the blanks after each
+# character: quadratic on a long blank tail)
+_RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>(?:.*\S)?)\s*$")
 # A Markdown code fence around a paste: its ``` would end up in the message above it.
 _FENCE = compile_cached(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = compile_cached(r' (?=File "[^"]+", line \d+)')

@@ -42,7 +42,7 @@ _CHAIN = compile_cached(
 # A re-raise that carries another process's or replica's traceback: a DataLoader worker's, the
 # pin memory thread's, nn.DataParallel's replica's.
 _WRAPPED_IN = r"(?:DataLoader worker process \d+|pin memory thread|replica \d+ on device \d+)"
-_WORKER = compile_cached(rf"Caught \w+ in {_WRAPPED_IN}\.?\s*\n\s*Original Traceback")
+_WORKER = compile_cached(rf"Caught \w+ in {_WRAPPED_IN}\.?[^\S\n]*\n\s*Original Traceback")
 # The re-raise's first line, with or without the `KeyError: ` before it, then "Original Traceback".
 _WORKER_HEADER = compile_cached(
     rf"^(?:{_TYPE}: )?"

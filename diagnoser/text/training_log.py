@@ -56,7 +56,7 @@ _NVIDIA_SMI_ROW = compile_cached(
     r"\|\s*(?:\d+%|N/A)\s+\d+C\s+P\d+\b[^|]*\|\s*(?P<used>\d+)MiB\s*/\s*\d+MiB\s*\|\s*(?P<util>\d+)%"
 )
 _GRAD_NONE = compile_cached(
-    r"^\s*(?P<param>[A-Za-z_][\w.]*)\s*[:|,]?\s+grad(?:ient)?\s*[:=]\s*None\b"
+    r"^\s*(?P<param>[A-Za-z_][\w.]*)(?:\s*[:|,])?\s+grad(?:ient)?\s*[:=]\s*None\b"
 )
 # One parameter's gradient norm per line, as printed from model.named_parameters():
 # "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)".
@@ -295,7 +295,7 @@ def _scalar(m: re.Match[str]) -> str:
 #   num_workers=2:
 #   加载 100 批次用时: 6.20s
 #   每批次: 62.00ms
-_BENCH_WORKERS = compile_cached(r"^\s*num_workers\s*=\s*(\d+)\s*[:：]?\s*$")
+_BENCH_WORKERS = compile_cached(r"^\s*num_workers\s*=\s*(\d+)\s*(?:[:：]\s*)?$")
 _BENCH_PER_BATCH = compile_cached(
     rf"^\s*(?:每批次|每个批次|time per batch|per batch)\s*[:：]\s*"
     rf"(?P<value>{_NUM})\s*(?P<unit>ms|s)\s*$",

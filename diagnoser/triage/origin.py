@@ -37,8 +37,10 @@ _TIMES = [
     ),
 ]
 _ROOT_CAUSE = compile_cached(r"Root Cause \(first observed failure\):")
+# The value up to its last non-blank; blanks are read by one quantifier at a time (`\s*X?\s*` and
+# `.+?\s*$` rescan a run of blanks: quadratic on a long line)
 _REPORT_FIELD = compile_cached(
-    r"^\s*(?:\[[\w,]+\]:)?\s*(?P<key>time|rank|host)\s*:\s*(?P<value>.+?)\s*$"
+    r"^\s*(?:\[[\w,]+\]:\s*)?(?P<key>time|rank|host)\s*:\s*(?P<value>.(?:.*\S)?)\s*$"
 )
 
 
