@@ -481,3 +481,21 @@ def test_a_negation_that_is_the_symptom_keeps_its_answer(
     url: str, said: str, entry_id: str, index: Index
 ) -> None:
     assert _first(said, index) == entry_id
+
+
+@pytest.mark.parametrize(
+    ("said", "entry_id"),
+    [
+        # a denied clause ends where the post turns to what does happen, with no comma too
+        ("训练没有任何报错 显存一直增长直到 OOM", "gpu-memory-leak"),
+        ("没有报错loss就变成nan了", "nan-loss"),
+        ("It trains without any error for 3 epochs then the loss becomes nan", "nan-loss"),
+        ("the loss does not decrease and the accuracy stays at 10%", "loss-not-decreasing"),
+        ("it is not underfitting, the model overfits: val loss keeps increasing", "overfitting"),
+        # no denial of what follows
+        ("no matter what lr I use, the loss is nan", "nan-loss"),
+        ("not sure why but I get CUDA out of memory", "cuda-oom"),
+    ],
+)
+def test_a_denial_ends_with_its_clause(said: str, entry_id: str, index: Index) -> None:
+    assert _first(said, index) == entry_id

@@ -119,8 +119,10 @@ _GUESSED = (
 # question mark ask, they do not deny.
 _DENIAL_END = (
     r"(?!\b(?:but|however|though|although|while|yet|just|only|instead|rather|because|since|so"
-    r"|and|why|how|what|when)\b|但|却|而是|只是|可是|不过|因为|所以|为什么|为啥|怎么|如何|而且|并且"
-    r"|就)"
+    r"|and|then|after|until|before|once|now|which|where|why|how|what|when)\b"
+    r"|但|却|而是|只是|可是|不过|因为|所以|为什么|为啥|怎么|如何|而且|并且|就|然后|之后|直到|结果|导致"
+    # a space between two Chinese words ends a clause as a comma does ("没有任何报错 显存一直增长")
+    r"|[^\S\n]+[\u4e00-\u9fff])"
 )
 _DENIED = (
     r"(?i)(?:\b(?:isn[’']?t|aren[’']?t|wasn[’']?t"
