@@ -339,3 +339,200 @@ def test_the_hedge_cues_cover_every_hedge_in_the_development_posts() -> None:
             found += 1
             assert any(cue in text.lower() for cue in _HEDGE_CUES), text[:200]
     assert found > 20
+
+
+# A problem the post rules out is no answer (_only_denied): each post as posted, with its source,
+# and the family it denies.
+RULED_OUT = [
+    (
+        "https://ai.stackexchange.com/questions/4385",
+        "well, ...this is not a bad thing, it means you are not overfiting.",
+        "overfitting",
+    ),
+    (
+        "https://github.com/facebookresearch/fairseq/issues/708",
+        "I also reduce the batch size until I get absolutely no OOM error, so that I can avoid"
+        " training to hang/crash.",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/ultralytics/ultralytics/issues/9336",
+        "If your validation loss is steadily decreasing or stays relatively flat while your"
+        " training loss decreases, it's a good indication there's no significant overfitting.",
+        "overfitting",
+    ),
+    (
+        "https://github.com/speechbrain/speechbrain/issues/1182",
+        "I've tweaked the batch size and with `sorting: descending` the model doesn't fail with OOM"
+        " anymore. However, the training goes to the 3% of the epoch and it hangs again.",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/abisee/pointer-generator/issues/20",
+        "Not overfitting by training and testing on the same dataset\nI tried to train and test the"
+        " system on our small-scale devset, but it does not overfit by showing very high"
+        " performance.",
+        "overfitting",
+    ),
+    (
+        "https://github.com/AlexZou14/Wave-Mamba/issues/9",
+        "我在训练debug的时候，到此处`self.output = self.net_g(self.lq)`无法step into，并且长时间"
+        "卡住不动，显存占用量也没有很大增长，您知道这是怎么一回事吗？",
+        "gpu-memory-leak",
+    ),
+    (
+        "https://github.com/TinyLLaVA/TinyLLaVA_Factory/issues/139",
+        "为什么训练时候有时候速度会变得很慢，GPU利用率不高，显存也没爆",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/bywlzts/CWNet-Causal-Wavelet-Network/issues/21",
+        "你好，有没有输出日志呢，我看下，应该不是内存问题",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/megvii-research/DCLS-SR/issues/52",
+        "训练时程序卡住不动，显存没有也没有占满，请问您了解是什么问题吗？",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/nunchux-ai/ComfyUI-nunchaku/issues/389",
+        "64GB, insufficient display memory (not VRAM)",
+        "cuda-oom",
+    ),
+]
+
+
+@pytest.mark.parametrize(("url", "said", "denied"), RULED_OUT, ids=[u for u, _, _ in RULED_OUT])
+def test_a_problem_the_post_rules_out_is_not_answered(
+    url: str, said: str, denied: str, index: Index
+) -> None:
+    assert denied not in {m.entry.id for m in diagnose(said, index).matches}
+
+
+@pytest.mark.parametrize(
+    ("said", "entry_id"),
+    [
+        # issue 23's own wordings: what is ruled out is no answer, what goes wrong still is
+        ("this is not a GPU memory problem", None),
+        ("不是显存不足", None),
+        ("It's not overfitting", None),
+        ("not overfitting, the training loss itself does not go down", "loss-not-decreasing"),
+        ("并不是过拟合，训练集的 loss 都降不下去", "loss-not-decreasing"),
+        ("没有报 OOM，但是显存一直涨", "gpu-memory-leak"),
+        ("no error is raised but the accuracy stays at 10%", "loss-not-decreasing"),
+        # lizhengwei1992/Semantic_Human_Matting#18, its title and first line
+        (
+            "The model does not overfit\nI decreased the size of training images to just 20"
+            " images, but after training tnet loss remains around 0.3. Is this normal?",
+            "loss-not-decreasing",
+        ),
+        # asked, not denied: "是不是", "难道不是…吗" and a question mark
+        ("是不是过拟合了？", "overfitting"),
+        ("Isn't this overfitting?", "overfitting"),
+        # TianzhongSong/C3D-keras#15
+        (
+            "训练集准确率和验证集准确率差这么多，而且训练集准确率快到1了，难到不是过拟合了吗",
+            "overfitting",
+        ),
+    ],
+)
+def test_what_is_ruled_out_goes_and_what_goes_wrong_stays(
+    said: str, entry_id: str | None, index: Index
+) -> None:
+    assert _first(said, index) == entry_id
+
+
+# The negation that is the symptom itself, under the same cues ("not enough", "没有什么变化",
+# "no utilization"): still answered, each as posted with its source.
+NEGATION_IS_THE_SYMPTOM = [
+    (
+        "https://github.com/lllyasviel/Fooocus/issues/1278",
+        "Not enough gpu memory even though there is?",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/7091",
+        "显示显存不够用了，但是用nvidia-smi查看GPU使用情况，显存还有很多，是够用的。这是为什么呢？",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/ShoufaChen/DiffusionDet/issues/69",
+        "在单步调试的过程中出现显存不够的报错",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/continue-revolution/sd-webui-segment-anything/issues/84",
+        "显存监测还有 5G 多没用，但照样是提示显存不足，请问是会是什么原因造成的？",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/666DZY666/micronet/issues/6",
+        "CUDA out of memory.  我将batch size 从原来50调到5 , nvidia-smi显示显存远未用完，但是第一个"
+        "epoch快完时报这个错（6G显存），batch size无论调为多少都有错",
+        "cuda-oom",
+    ),
+    (
+        "https://github.com/shartoo/luna16_multi_size_3dcnn/issues/12",
+        "在每个ct图像上我取了100个反例，跑了1000个epoch，准确率一直是0.593750，loss也一直基本没有"
+        "什么变化。请问是什么问题呢？",
+        "loss-not-decreasing",
+    ),
+    (
+        "https://github.com/beibuwandeluori/DRCT/issues/31",
+        "为什么在训练和测试的时候loss到了一个阶段就不变了啊，loss还挺高，但是准确率不低",
+        "loss-not-decreasing",
+    ),
+    (
+        "https://github.com/woosual/multiModalityFusionForClassification/issues/2",
+        "作者你好,我下载了你的代码之后，自己跑了一下，发现acc一直停在0.1附近，loss一直在2.5左右不变。"
+        "已经排查了数据集的问题。",
+        "loss-not-decreasing",
+    ),
+    (
+        "https://github.com/qfgaohao/pytorch-ssd/issues/150",
+        "I'm currently training a custom mbnet-ssd and my training is super slow in L4 GPU and"
+        " there is no utilization of GPU.",
+        "slow-training-dataloader",
+    ),
+    (
+        "https://github.com/Linzaer/Ultra-Light-Fast-Generic-Face-Detector-1MB/issues/294",
+        "请问由于这个模型比较小，现在采用3090训练，GPU利用率很低，大部分时间GPU利用率为0，加大batch"
+        " size 也没有改善，反而占用了更多的GPU显存。",
+        "slow-training-dataloader",
+    ),
+    (
+        "https://github.com/TianzhongSong/C3D-keras/issues/15",
+        "嗯，是过拟合了， 但至少验证集上的loss并没有越来越大，test acc也没有越来越小。",
+        "overfitting",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("url", "said", "entry_id"),
+    NEGATION_IS_THE_SYMPTOM,
+    ids=[f"{u}-{i}" for i, (u, _, _) in enumerate(NEGATION_IS_THE_SYMPTOM)],
+)
+def test_a_negation_that_is_the_symptom_keeps_its_answer(
+    url: str, said: str, entry_id: str, index: Index
+) -> None:
+    assert _first(said, index) == entry_id
+
+
+@pytest.mark.parametrize(
+    ("said", "entry_id"),
+    [
+        # a denied clause ends where the post turns to what does happen, with no comma too
+        ("训练没有任何报错 显存一直增长直到 OOM", "gpu-memory-leak"),
+        ("没有报错loss就变成nan了", "nan-loss"),
+        ("It trains without any error for 3 epochs then the loss becomes nan", "nan-loss"),
+        ("the loss does not decrease and the accuracy stays at 10%", "loss-not-decreasing"),
+        ("it is not underfitting, the model overfits: val loss keeps increasing", "overfitting"),
+        # no denial of what follows
+        ("no matter what lr I use, the loss is nan", "nan-loss"),
+        ("not sure why but I get CUDA out of memory", "cuda-oom"),
+    ],
+)
+def test_a_denial_ends_with_its_clause(said: str, entry_id: str, index: Index) -> None:
+    assert _first(said, index) == entry_id

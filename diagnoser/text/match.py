@@ -18,7 +18,7 @@ from .framework import other_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
-from .symptoms import detect, fold, learning, normalise, shown_otherwise
+from .symptoms import compact, detect, fold, learning, normalise, shown_otherwise
 from .training_log import read as read_training_log
 
 TYPE_CHECKING = False
@@ -109,6 +109,38 @@ _GUESSED = (
     r"[^\S\n]*(?:[a-z-]{2,20}[^\S\n]+){0,3}[a-z-]{4,20}[^\S\n]*\?"
     r"|(?:是不是|是否|会不会是|难道是?|莫非是?)(?!正常|合理|对的)[^\n。！？，,?]{0,15}"
     r"|(?<![不没])是(?!不是|否|正常|合理|对的)[^\n。！？，,?吗么]{1,8}?了?(?:吗|么)"
+)
+
+# A problem the post rules out ("this is not a GPU memory problem", "it's not overfitting",
+# "no OOM error", "并不是过拟合", "没有报 OOM", "排除了显存不足"): the cue and its clause, to the
+# clause's end or to the word that turns to what does go wrong ("but", "just", "但是", "而是").
+# What is named in there is denied; a family named only so is not answered (_only_denied). The
+# symptom a negation itself says ("loss not decreasing", "没有收敛", "no CUDA GPUs are available")
+# is kept: only an entry's name inside the clause is denied (a verb after the cue names no entry),
+# never one whose name holds the cue. "是不是过拟合", "难道不是过拟合吗" and a clause ending in a
+# question mark ask, they do not deny.
+_DENIAL_END = (
+    r"(?!\b(?:but|however|though|although|while|yet|just|only|instead|rather|because|since|so"
+    r"|and|then|after|until|before|once|now|which|where|why|how|what|when)\b"
+    r"|但|却|而是|只是|可是|不过|因为|所以|为什么|为啥|怎么|如何|而且|并且|就|然后|之后|直到|结果|导致"
+    # a space between two Chinese words ends a clause as a comma does ("没有任何报错 显存一直增长")
+    r"|[^\S\n]+[\u4e00-\u9fff])"
+)
+_DENIED = (
+    r"(?i)(?:\b(?:isn[’']?t|aren[’']?t|wasn[’']?t"
+    # "I do not know why it is OOM", "not enough memory", "can not allocate" deny nothing named
+    r"|(?<!\bcan )(?<!\bcould )not"
+    r"(?![^\S\n]+(?:only|just|sure|certain|clear|even|yet|much|really|always|necessarily"
+    r"|until|all|enough|able|know|understand|see|find|figure|get|think|remember|a[^\S\n]+(?:lot|bit))\b)"
+    r"|no(?![^\S\n]+(?:longer|matter|idea|clue|one|more|problem)\b)"
+    r"|rather[^\S\n]+than|instead[^\S\n]+of|without"
+    # what did not happen to the run ("the model doesn't fail with OOM anymore", "I didn't get any
+    # OOM"): the auxiliary, its negation and a verb of happening
+    r"|(?:(?:do|does|did|would|will)[^\S\n]+not|(?:don|doesn|didn|wouldn|won)[’']?t)[^\S\n]+"
+    r"(?:get|have|fail[^\S\n]+(?:with|from|due[^\S\n]+to)|throw|raise|run[^\S\n]+into|hit"
+    r"|see|encounter|cause|lead[^\S\n]+to|show|report|go)s?)\b"
+    r"|(?<!是)(?<!难道)(?<!难到)(?<!莫非)(?:并不是|不是|并没有|没有|不存在|排除了?))"
+    r"(?P<scope>(?:" + _DENIAL_END + r"[^\n.,;:!?。，；：！？、()（）]){1,60})"
 )
 
 # An opinion, not a report: "I think it's overfitting", "seems like underfitting", "probably a
@@ -628,6 +660,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         if retold:
             named = set()
     guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
+    denied = _only_denied(text, named | described | retold, index) if sentence else set()
     out = []
     # Only a symptom entry matches a log, or a sentence that names no entry; the entries the
     # sentence names or describes, in the knowledge base's order, and no other is read.
@@ -639,6 +672,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
         elif entry.id not in described and entry.id not in named and entry.id not in retold:
             continue  # the sentence says nothing of it (its patterns are read only when it does)
+        elif entry.id in denied:
+            continue  # named only where the text rules it out: scored as if not named
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
         elif entry.kind == "error" and other_framework(said):
@@ -686,13 +721,62 @@ def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
     if not hedged and guess.search(text) is None:
         return set()
     plain = guess.sub(" ", text)
-    plain = hedge.sub(" ", plain) if hedged else plain
+    return found - _said(hedge.sub(" ", plain) if hedged else plain, found, index)
+
+
+def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
+    """The entries of `found` that the text names only inside a denial (_DENIED): their name is in
+    a denied clause, and read again without those clauses the text no longer says them. An entry
+    one of whose names holds the cue itself ("no CUDA GPUs are available", "没有收敛") is said, not
+    denied."""
+    if not found:
+        return set()
+    denials = [
+        d
+        for d in compile_cached(_DENIED).finditer(text)
+        if text[d.end() : d.end() + 1] not in ("?", "？") and d["scope"][-1] not in "吗么"
+    ]
+    if not denials:
+        return set()
+    denied: set[str] = set()
+    for d in denials:
+        scope = d["scope"]
+        named = named_entries(fold(scope), index) | named_entries(
+            normalise(scope, index.vocabulary), index
+        )
+        cue = compact(fold(d[0][: d.start("scope") - d.start()])).strip()
+        denied |= {e for e in named & found if not _named_by_the_cue(e, cue, fold(d[0]), index)}
+    if not denied:
+        return set()
+    plain, last = [], 0
+    for d in denials:
+        plain.append(text[last : d.start()])
+        last = d.end()
+    plain.append(text[last:])
+    return denied - _said(" ".join(plain), denied, index)
+
+
+def _said(plain: str, wanted: set[str], index: Index) -> set[str]:
+    """The entries a text says, in a phrase, a symptom's pattern or (when one of `wanted` is
+    not among those) a paraphrase."""
     sentence = normalise(plain, index.vocabulary)
     said = named_entries(fold(plain), index) | named_entries(sentence, index)
     said |= described_symptoms(sentence, index)
-    if found - said:
+    if wanted - said:
         said |= paraphrased_entries(sentence, index)
-    return found - said
+    return said
+
+
+def _named_by_the_cue(entry_id: str, cue: str, denial: str, index: Index) -> bool:
+    """One of the entry's phrases holds the cue and is said in the denial: the negation is its
+    name ("no cuda gpus are available"), not a denial of it."""
+    said = compact(denial)
+    phrases = index.by_id[entry_id].phrases
+    return any(
+        cue in (p := compact(fold(phrase))) and p in said
+        for lang in ("en", "zh")
+        for phrase in phrases[lang]
+    )
 
 
 def _named_with_their_cue(said: str, named: set[str], index: Index) -> set[str]:
