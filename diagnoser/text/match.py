@@ -126,8 +126,10 @@ _DENIAL_END = (
     # a space between two Chinese words ends a clause as a comma does ("没有任何报错 显存一直增长")
     r"|[^\S\n]+[\u4e00-\u9fff])"
 )
+# (_DENIED and _HEDGED open with the first letters their branches can start with: searched in every
+# paste that names an entry, they cost 2 to 3 times more without.)
 _DENIED = (
-    r"(?i)(?:\b(?:isn[’']?t|aren[’']?t|wasn[’']?t"
+    r"(?i)(?=[iawnrd并不没排])(?:\b(?:isn[’']?t|aren[’']?t|wasn[’']?t"
     # "I do not know why it is OOM", "not enough memory", "can not allocate" deny nothing named
     r"|(?<!\bcan )(?<!\bcould )not"
     r"(?![^\S\n]+(?:only|just|sure|certain|clear|even|yet|much|really|always|necessarily"
@@ -155,7 +157,8 @@ _METRIC_NEXT = (
     r"|(?:val(?:idation)?|train(?:ing)?|test)[^\S\n]+(?:loss|acc\w*)|损失|准确率|精度|显存|内存|gpu)\b)"
 )
 _HEDGED = (
-    r"(?i)(?:\bi[^\S\n]+(?:think|guess|suspect|believe|feel|assume|wonder[^\S\n]+(?:if|whether))"
+    r"(?i)(?=[iaslgctpmk])(?:\bi[^\S\n]+(?:think|guess|suspect|believe|feel|assume"
+    r"|wonder[^\S\n]+(?:if|whether))"
     r"|\bi[’']?m[^\S\n]+(?:not[^\S\n]+sure|guessing)"
     r"|(?:^|(?<=[\s,;(])|\b(?:it|this|that)[^\S\n]+)(?:seems?|looks?|sounds?)[^\S\n]+(?:like|that|to[^\S\n]+be)"
     r"|\b(?:an?[^\S\n]+)?(?:(?:good|clear|typical)[^\S\n]+)?(?:sign|indicator|indication)[^\S\n]+of\b"
