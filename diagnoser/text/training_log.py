@@ -725,8 +725,9 @@ _NOT_LOSS_WORDS = frozenset(
 _SPLIT_WORDS = {"val": "val_loss", "valid": "val_loss", "validation": "val_loss"}
 _SPLIT_WORDS |= {"eval": "val_loss", "test": "val_loss", "dev": "val_loss", "train": "loss"}
 # What a number is counted in when a word follows it: "took 12.5 seconds", "3.2 samples/s".
+# (Starts only where a run of blanks starts: a search from each blank of a long run is quadratic.)
 _COUNTED_IN = compile_cached(
-    r"\s*(?:s|sec|second|min|minute|h|hr|hour|day|sample|token|image|img|example|it)s?\b",
+    r"(?<!\s)\s*(?:s|sec|second|min|minute|h|hr|hour|day|sample|token|image|img|example|it)s?\b",
     re.IGNORECASE,
 )
 
