@@ -235,6 +235,12 @@ def test_a_setting_printed_every_epoch_is_no_loss() -> None:
     assert "loss" not in log.series
 
 
+def test_a_score_with_its_threshold_is_no_loss() -> None:
+    """mAP50 rising in a counter-led line is the score it names, whatever its digits."""
+    log = read("\n".join(f"Epoch {i} | mAP50 {0.1 + 0.05 * i:.3f}" for i in range(8)))
+    assert "loss" not in log.series
+
+
 def test_a_table_of_data_is_no_training_log() -> None:
     """A DataFrame's rows (an index, then values): one counter and no learning rate."""
     rows = [f"{i}   {5.1 - 0.1 * (i % 3):.1f}   {3.5 + 0.1 * (i % 2):.1f}   1.4" for i in range(9)]

@@ -3,7 +3,9 @@
 Formats seen in the wild, one record per line: plain `epoch 3 loss 0.42`, `key=value` (tqdm and
 Lightning postfixes), `key: value - key: value` (Keras style), `a | b | c` tables, Python dicts and
 JSON lines (HF Trainer), and tables whose names stand in a header row (Markdown, tab-separated,
-aligned columns). Keys are mapped to canonical names; unknown keys are ignored.
+aligned columns). Keys are mapped to canonical names; unknown keys are ignored, but in a line an
+epoch or step counter leads, where one of them may be the loss (`Train_rf`, `nll`, `L_total`),
+and in rows of numbers without a header, whose columns take their roles from their values.
 """
 
 from __future__ import annotations
@@ -716,7 +718,7 @@ _NOT_LOSS_WORDS = frozenset(
         *("time", "took", "elapsed", "duration", "speed", "throughput", "sec", "secs", "wps"),
         *("ups", "samples", "tokens", "learning", "rate", "grad", "norm", "scale", "clip", "wd"),
         *("decay", "momentum", "beta", "alpha", "lambda", "temperature", "eps", "warmup"),
-        *("acc", "accuracy", "top1", "top5", "precision", "recall", "f1", "map", "ap", "auc"),
+        *("acc", "accuracy", "top", "precision", "recall", "f1", "map", "ap", "auc"),
         *("iou", "miou", "dice", "psnr", "ssim", "bleu", "rouge", "score", "reward", "best"),
         *("ppl", "perplexity", "mem", "memory", "gpu", "num", "count", "size", "n", "id"),
         *("seed", "d", "g", "a", "gen", "disc", "adv", "critic", "generator", "discriminator"),
@@ -748,7 +750,8 @@ def _unnamed_loss(pairs: list[re.Match[str]]) -> dict[str, list[str]]:
             continue
         low = key.lower()
         words = _KEY_WORD.findall(low)
-        if not words or any(w in _NOT_LOSS_WORDS for w in words):
+        # (a score with its threshold or rank, `mAP50`, `top5`, is the score)
+        if not words or any(w.rstrip("0123456789") in _NOT_LOSS_WORDS for w in words):
             continue
         series = next((_SPLIT_WORDS[w] for w in words if w in _SPLIT_WORDS), "loss")
         rest = [w for w in words if w not in _SPLIT_WORDS]
@@ -761,10 +764,7 @@ def _unnamed_loss(pairs: list[re.Match[str]]) -> dict[str, list[str]]:
     if named:
         return named
     # no loss word: the one number left is the loss, where it is one number in all
-    flat = [(series, values) for series, values in other.items()]
-    if len(flat) == 1 and len(flat[0][1]) == 1:
-        return dict(flat)
-    return {}
+    return other if sum(map(len, other.values())) == 1 else {}
 
 
 def _total(log: TrainingLog, name: str, printed: list[str]) -> float:
