@@ -92,7 +92,42 @@ ONE_CLASS_TWICE_NAN = _one_class_twice([0.25 * 0.97**i for i in range(12)] + [fl
 TWO_MODELS_OK = _two_models([f"{0.71 - 0.01 * i:.4g}" for i in range(12)])
 TWO_MODELS_NAN = _two_models([f"{0.71 - 0.01 * i:.4g}" for i in range(9)] + ["nan"] * 3)
 
+# A logger's line with a loss under a name of the user's own (`Train_rf`), beside memory in %:
+# the one number of a counter-led line that is no setting, score or count is the loss.
+UNNAMED = "\n".join(
+    f"[13/12/22 10:{20 + i}:42][run.callback.progress][INFO] -    Epoch {i}: Train_rf "
+    f"{0.4855 + 0.0001 * (i % 3):.4e}   Memory {9.7 + 0.1 * (i % 2):.1f}%"
+    for i in range(10)
+)
+UNNAMED_OK = "\n".join(
+    f"[13/12/22 10:{20 + i}:42][run.callback.progress][INFO] -    Epoch {i}: Train_rf "
+    f"{0.4855 * 0.9**i:.4e}   Memory {9.7 + 0.1 * (i % 2):.1f}%"
+    for i in range(10)
+)
+# Loss terms under names no list holds (L_rec, L_kl): they add up to the loss.
+TERMS, TERMS_OK = (
+    "\n".join(f"iter {100 * i}  L_rec: {rec:.4f}  L_kl: 0.0120" for i, rec in enumerate(recs))
+    for recs in ([0.51 + 0.002 * (i % 2) for i in range(8)], [0.51 * 0.9**i for i in range(8)])
+)
+
+
+def _chainer(losses: list[float], accs: list[float]) -> str:
+    """Chainer's PrintReport rows once the header has scrolled away: epoch, iteration, loss,
+    accuracy, learning rate (warming up)."""
+    return "\n".join(
+        f"3           {4800 + 100 * i:<12}{loss:<12.6g}{acc:<15.6g}{0.00995 + 1e-6 * i:.6g}"
+        for i, (loss, acc) in enumerate(zip(losses, accs, strict=True))
+    )
+
+
+_NOISE = [0.0, 0.3, -0.1, 0.2, -0.4, 0.1, 0.0, -0.2, 0.3, 0.0, -0.1, 0.05]
+CHAINER = _chainer([7.6 + 0.2 * n for n in _NOISE], [max(0.0, 0.01 * n) for n in _NOISE])
+CHAINER_OK = _chainer([7.6 * 0.85**i for i in range(12)], [0.05 * i for i in range(12)])
+
 CASES = {
+    "loss-under-a-name-of-its-own": ("loss-not-decreasing", UNNAMED, UNNAMED_OK),
+    "loss-terms-under-names-of-their-own": ("loss-not-decreasing", TERMS, TERMS_OK),
+    "chainer-rows-without-header": ("loss-not-decreasing", CHAINER, CHAINER_OK),
     "mean-train-loss-zero": ("loss-all-zero", ZERO, ZERO_OK),
     "per-layer-grad-norms": ("vanishing-gradient", VANISH, VANISH_OK),
     "loss-swings": ("loss-oscillates", OSCILLATES, OSCILLATES_OK),
@@ -192,3 +227,29 @@ def test_a_printed_loss_tensor_that_turns_nan_is_diagnosed(index: Index) -> None
     healthy, _ = _printed_losses(1e-3)
     best = diagnose(healthy, index).best
     assert best is None or best.entry.id != "nan-loss"
+
+
+def test_a_setting_printed_every_epoch_is_no_loss() -> None:
+    """The one number of a counter-led line that never changes is a setting, not a loss."""
+    log = read("\n".join(f"Epoch {i}: dropout 0.1000   Memory 9.7%" for i in range(8)))
+    assert "loss" not in log.series
+
+
+def test_a_score_with_its_threshold_is_no_loss() -> None:
+    """mAP50 rising in a counter-led line is the score it names, whatever its digits."""
+    log = read("\n".join(f"Epoch {i} | mAP50 {0.1 + 0.05 * i:.3f}" for i in range(8)))
+    assert "loss" not in log.series
+
+
+def test_a_table_of_data_is_no_training_log() -> None:
+    """A DataFrame's rows (an index, then values): one counter and no learning rate."""
+    rows = [f"{i}   {5.1 - 0.1 * (i % 3):.1f}   {3.5 + 0.1 * (i % 2):.1f}   1.4" for i in range(9)]
+    assert not read("\n".join(rows)).series
+
+
+def test_headerless_rows_take_their_roles_from_values() -> None:
+    log = read(CHAINER_OK)
+    assert [p.step for p in log.series["loss"]][:2] == [4800, 4900]
+    assert log.series["loss"][0].value == pytest.approx(7.6)
+    assert log.series["acc"][-1].value == pytest.approx(0.55)
+    assert "lr" not in log.series

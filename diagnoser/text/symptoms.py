@@ -185,9 +185,11 @@ def _flat(log: TrainingLog) -> Finding | None:
         vals = [p.value for p in points]
         spread = (max(vals) - min(vals)) / max(abs(sum(vals) / len(vals)), 1e-8)
         still_falling = all(b < a for a, b in itertools.pairwise(vals))
-        if (spread < 1e-4 or (len(points) >= 5 and spread < 0.02)) and not (
-            still_falling or _leaves_at_the_end(vals)
-        ):
+        if (
+            spread < 1e-4
+            or (len(points) >= 5 and spread < 0.02)
+            or (metric == "loss" and _noisy_at_chance(vals, acc))
+        ) and not (still_falling or _leaves_at_the_end(vals)):
             first, last = points[0], points[-1]
             return Finding(
                 "flat",
@@ -202,6 +204,16 @@ def _flat(log: TrainingLog) -> Finding | None:
                 },
             )
     return None
+
+
+def _noisy_at_chance(loss: list[float], acc: list[Point]) -> bool:
+    """A loss that wanders within a tenth of its level over eight readings or more, ending
+    where it began, while the accuracy never leaves zero (Chainer's `7.69  0`, `7.33  0.007`):
+    noise around a plateau the model has not left, where a band of 2% is too narrow to see it."""
+    if len(loss) < 8 or len(acc) < 8 or max(_fraction(acc)) > 0.02:
+        return False
+    mean = sum(loss) / len(loss)
+    return (max(loss) - min(loss)) < 0.1 * abs(mean) and loss[-1] >= 0.95 * loss[0]
 
 
 def _leaves_at_the_end(vals: list[float]) -> bool:

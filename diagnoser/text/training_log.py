@@ -3,11 +3,14 @@
 Formats seen in the wild, one record per line: plain `epoch 3 loss 0.42`, `key=value` (tqdm and
 Lightning postfixes), `key: value - key: value` (Keras style), `a | b | c` tables, Python dicts and
 JSON lines (HF Trainer), and tables whose names stand in a header row (Markdown, tab-separated,
-aligned columns). Keys are mapped to canonical names; unknown keys are ignored.
+aligned columns). Keys are mapped to canonical names; unknown keys are ignored, but in a line an
+epoch or step counter leads, where one of them may be the loss (`Train_rf`, `nll`, `L_total`),
+and in rows of numbers without a header, whose columns take their roles from their values.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
@@ -174,6 +177,9 @@ class TrainingLog:
     # A DataLoader timed alone (founding guide 001's benchmark_dataloader): (num_workers, or
     # None when not printed; milliseconds per batch).
     loader_ms: list[tuple[int | None, float]] = field(default_factory=list)
+    # The series whose name the reader guessed from a line's context (_unnamed_loss): one whose
+    # value never changes is a setting printed each epoch, not a loss, and is dropped at the end.
+    guessed: dict[str, int] = field(default_factory=dict)  # readings of each guessed series
 
     def __bool__(self) -> bool:
         """Something the detectors read: a series, parameters without or with gradients."""
@@ -231,6 +237,7 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     )
     epoch_above: int | None = None  # "Epoch 3/50" on a line of its own, above its numbers
     bare: list[BareRow] = []  # rows of a table whose header was not pasted
+    numeric: list[tuple[int, list[str]]] = []  # rows of numbers alone, a counter first
     for lineno, line in enumerate(lines, start=1):
         if gradients and _read_gradient(line, log):
             continue
@@ -264,6 +271,9 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             continue
         if cells and "/" in cells[0] and len(cells) >= 3 and _bare_row(cells, lineno, bare):
             continue
+        if len(cells) >= 3 and _INTEGER.match(cells[0]) and all(map(_PLAIN_NUMBER.match, cells)):
+            numeric.append((lineno, cells))  # a row of a table whose header was not pasted
+            continue
         if header and _TABLE_RULE.match(line):
             continue  # the |---|---| under a Markdown header
         # A trainer prints its header once (or once an epoch), then rows, validation lines and
@@ -279,6 +289,12 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             )
     if bare:
         _read_bare_rows(bare, log)
+    if numeric:
+        _read_counted_rows(numeric, log)
+    for name, n in log.guessed.items():
+        points = log.series.get(name, [])
+        if len(points) == n and len({p.value for p in points}) == 1:
+            del log.series[name]
     return log
 
 
@@ -435,12 +451,26 @@ def _table_header(cells: list[str]) -> list[Column] | None:
                 if re.fullmatch(r"epochs?|ep", low)
                 else "step"
                 if re.fullmatch(r"steps?|iter(?:ation)?s?|it|batch", low)
-                else canonical_key(low) or _COLUMN_ONLY.get(low),
+                else canonical_key(low) or _COLUMN_ONLY.get(low) or _path_name(low),
                 scale,
             )
         )
     names = [n for n, _ in columns]
     return columns if any(n not in (None, "epoch", "step") for n in names) else None
+
+
+def _path_name(low: str) -> str | None:
+    """A column named by a path, as Chainer's and TensorBoard's reporters name them
+    (`main/loss`, `validation/main/accuracy`): the last part says what it is, an earlier part
+    which data it was measured on."""
+    parts = low.split("/")
+    if len(parts) < 2:
+        return None
+    name = canonical_key(parts[-1])
+    if name not in ("loss", "acc"):
+        return None
+    held_out = any(_SPLIT_WORDS.get(p) == "val_loss" for p in parts[:-1])
+    return f"val_{name}" if held_out else name
 
 
 def _read_row(cells: list[str], header: list[Column], lineno: int, log: TrainingLog) -> None:
@@ -547,6 +577,58 @@ def _read_bare_rows(rows: list[BareRow], log: TrainingLog) -> None:
             log.series.setdefault("acc", []).append(Point(_number(printed), r.line, r.epoch))
 
 
+_PLAIN_NUMBER = compile_cached(rf"^{_NUM}$", re.IGNORECASE)
+_FRACTION = compile_cached(r"[.e]", re.IGNORECASE)
+
+
+def _read_counted_rows(numbered: list[tuple[int, list[str]]], log: TrainingLog) -> None:
+    """Rows of numbers alone, as Chainer's PrintReport prints them once the header has scrolled
+    away (`3   4800   7.69427   0   0.00995887`: epoch, iteration, loss, accuracy, lr). The
+    roles come from the values: the whole numbers that lead and never fall are the counters;
+    among the other columns, a positive one in (0, 0.1] that only moves one way is the learning
+    rate; the first other column is the loss, and the next one within [0, 1] the accuracy. A
+    table of data (a DataFrame's index, then its values) has one counter and no learning rate:
+    its rows are not read."""
+    widths = [len(cells) for _, cells in numbered]
+    width = max(set(widths), key=widths.count)
+    rows = [(line, cells) for line, cells in numbered if len(cells) == width]
+    if len(rows) < 5:
+        return
+    columns = [[_number(cells[i]) for _, cells in rows] for i in range(width)]
+    counters = 0
+    while (
+        counters < width - 1
+        and all(not _FRACTION.search(cells[counters]) for _, cells in rows)
+        and all(b >= a for a, b in itertools.pairwise(columns[counters]))
+    ):
+        counters += 1
+    rest = [i for i in range(counters, width) if all(map(math.isfinite, columns[i]))]
+    lr = [i for i in rest if _schedule(columns[i])]
+    stepped = counters == 2 and all(b > a for a, b in itertools.pairwise(columns[1]))
+    others = [i for i in range(counters, width) if i not in lr]
+    if not counters or not others or not (stepped or lr):
+        return
+    loss = others[0]
+    acc = next((i for i in others[1:] if all(0.0 <= v <= 1.0 for v in columns[i])), None)
+    for line, cells in rows:
+        epoch = int(cells[0]) if counters == 2 else None
+        step = int(cells[counters - 1])
+        _note_decimals(log, "loss", cells[loss])
+        log.series.setdefault("loss", []).append(Point(_number(cells[loss]), line, epoch, step))
+        if acc is not None:
+            _note_decimals(log, "acc", cells[acc])
+            log.series.setdefault("acc", []).append(Point(_number(cells[acc]), line, epoch, step))
+
+
+def _schedule(values: list[float]) -> bool:
+    """A learning rate's column: positive, within (0, 0.1], and moving one way only (warm-up,
+    decay) or not at all."""
+    if not all(0.0 < v <= 0.1 for v in values):
+        return False
+    pairs = list(itertools.pairwise(values))
+    return all(b >= a for a, b in pairs) or all(b <= a for a, b in pairs)
+
+
 def _against(first: list[float], other: list[float]) -> bool:
     """`other` stays within [0, 1] and moved the other way from `first`, by a tenth or more."""
     if not all(0.0 <= v <= 1.0 for v in other):
@@ -563,12 +645,17 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
     (Keras prints `Epoch 3/50` above the line of numbers)."""
     if len(line) > 2000:  # no log line of metrics is this long; skip binary or minified junk
         return
-    if not _KEY_THEN_NUMBER.search(line.lower()):  # most lines of a traceback: not worth splitting
+    # In a line a counter leads ("Epoch 3: Train_rf 0.48", "iter 200 nll 2.3"), the pairs of
+    # names nobody listed are read too: one of them may be the loss (_unnamed_loss).
+    counted = _COUNTER.search(line) is not None
+    # most lines of a traceback: not worth splitting
+    if not counted and not _KEY_THEN_NUMBER.search(line.lower()):
         return
     found: dict[str, float] = {}
     parts: dict[str, dict[str, str]] | None = None  # a loss's terms, by the loss they make
+    unknown: list[re.Match[str]] = []
     for segment in _SEGMENTS.split(line):
-        if not _KEY_THEN_NUMBER.search(segment.lower()):
+        if not counted and not _KEY_THEN_NUMBER.search(segment.lower()):
             continue
         for m in _PAIR.finditer(segment):
             key = m.group("key").split("]")[-1]
@@ -577,6 +664,8 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
                 parts = parts or {}
                 parts.setdefault(_PARTS[name], {}).setdefault(key.lower(), m.group("value"))
                 continue
+            if name is None and counted:
+                unknown.append(m)
             if name is None or name in found:
                 continue
             value = _number(m.group("value"))
@@ -590,6 +679,11 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
     for name, terms in (parts or {}).items():
         if name not in found:  # the total, where the log prints none
             found[name] = _total(log, name, list(terms.values()))
+    if unknown and "loss" not in found:
+        for name, terms_printed in _unnamed_loss(unknown).items():
+            if name not in found:
+                found[name] = _total(log, name, terms_printed)
+                log.guessed[name] = log.guessed.get(name, 0) + 1
     if not found:
         return
     epoch = _EPOCH.search(line)
@@ -605,6 +699,72 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
 
 
 _PARTS = {"loss_part": "loss", "val_loss_part": "val_loss"}
+
+# A counter in a line of numbers: "Epoch 3", "Epoch: [2]", "iter: 200", "step=5". Such a line
+# is read whole, past the pre-filter, so that what is guessed in it never depends on the filter.
+_COUNTER = compile_cached(r"\b(?:epoch|step|iter(?:ation)?)\b\W{0,3}\d", re.IGNORECASE)
+_KEY_WORD = compile_cached(r"[a-z0-9]+")
+# Words of a name that say it is a loss or a term of one: a loss by another name (`closs`,
+# `trainloss`), a negative log-likelihood, bits per dim, a regression error, a divergence,
+# `L_total`, `L_rec` (a capital L and a term's name).
+_LOSS_WORDS = frozenset(
+    ("loss", "nll", "bpd", "mse", "mae", "rmse", "l1", "l2", "ce", "xent", "kl", "kld", "cost")
+)
+# Words of a name that say it is anything but the loss: the run's position and pace, a setting,
+# a score that rises as the model learns, a GAN's two models (each its own loss, not terms).
+_NOT_LOSS_WORDS = frozenset(
+    (
+        *("epoch", "epochs", "step", "steps", "iter", "iteration", "batch", "it", "lr", "eta"),
+        *("time", "took", "elapsed", "duration", "speed", "throughput", "sec", "secs", "wps"),
+        *("ups", "samples", "tokens", "learning", "rate", "grad", "norm", "scale", "clip", "wd"),
+        *("decay", "momentum", "beta", "alpha", "lambda", "temperature", "eps", "warmup"),
+        *("acc", "accuracy", "top", "precision", "recall", "f1", "map", "ap", "auc"),
+        *("iou", "miou", "dice", "psnr", "ssim", "bleu", "rouge", "score", "reward", "best"),
+        *("ppl", "perplexity", "mem", "memory", "gpu", "num", "count", "size", "n", "id"),
+        *("seed", "d", "g", "a", "gen", "disc", "adv", "critic", "generator", "discriminator"),
+    )
+)
+_SPLIT_WORDS = {"val": "val_loss", "valid": "val_loss", "validation": "val_loss"}
+_SPLIT_WORDS |= {"eval": "val_loss", "test": "val_loss", "dev": "val_loss", "train": "loss"}
+# What a number is counted in when a word follows it: "took 12.5 seconds", "3.2 samples/s".
+# (Starts only where a run of blanks starts: a search from each blank of a long run is quadratic.)
+_COUNTED_IN = compile_cached(
+    r"(?<!\s)\s*(?:s|sec|second|min|minute|h|hr|hour|day|sample|token|image|img|example|it)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _unnamed_loss(pairs: list[re.Match[str]]) -> dict[str, list[str]]:
+    """The loss among the pairs of a counter-led line whose names no list holds, decided by the
+    name's words and the value: a name made of loss words (`nll`, `L_total`, `closs`), or else
+    the one value of the line that is neither a position, a setting, a score nor a count
+    (`Epoch 3: Train_rf 4.855e-01  Memory 9.7%`). The values by the series they make (`loss`,
+    `val_loss`); several loss-word terms of one split add up to it."""
+    named: dict[str, list[str]] = {}
+    other: dict[str, list[str]] = {}
+    for m in pairs:
+        key, value = m.group("key").split("]")[-1].strip(), m.group("value")
+        if " " in key or m.group("unit") or _INTEGER.match(value.lstrip("+-")):
+            continue  # "done in 12.5", "9.7%", "Instances 23": a phrase, a unit, a count
+        if _COUNTED_IN.match(m.string, m.end()):
+            continue
+        low = key.lower()
+        words = _KEY_WORD.findall(low)
+        # (a score with its threshold or rank, `mAP50`, `top5`, is the score)
+        if not words or any(w.rstrip("0123456789") in _NOT_LOSS_WORDS for w in words):
+            continue
+        series = next((_SPLIT_WORDS[w] for w in words if w in _SPLIT_WORDS), "loss")
+        rest = [w for w in words if w not in _SPLIT_WORDS]
+        if not rest:
+            continue  # a bare `train=0.18 valid=0.23`: the split's loss or its accuracy
+        lossy = any(w in _LOSS_WORDS or w.endswith("loss") for w in rest) or (
+            key[:2] == "L_" and len(words) >= 2
+        )
+        (named if lossy else other).setdefault(series, []).append(value)
+    if named:
+        return named
+    # no loss word: the one number left is the loss, where it is one number in all
+    return other if sum(map(len, other.values())) == 1 else {}
 
 
 def _total(log: TrainingLog, name: str, printed: list[str]) -> float:
