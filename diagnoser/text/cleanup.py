@@ -24,6 +24,7 @@ _ANSI = compile_cached(
     r"|(?:\x1b\]|\x9d)[^\x07\x1b\x9c]{0,4096}(?:\x07|\x1b\\|\x9c)?"
     r"|\x1b[ -/]*[0-~]?|[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]"
 )
+_CONTROL = compile_cached(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _CURLY = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "\u00a0": " "})
 # A traceback header glued to what came before it (a progress bar); "Original Traceback" (a
 # DataLoader worker re-raise) stays where it is.
@@ -103,10 +104,16 @@ def decode(data: bytes) -> str:
 
 def normalise(text: str) -> str:
     text = _unwrap(text)
-    text = _ANSI.sub("", text).translate(_CURLY)
+    # (each substitution only where what it looks for is in the text: tried at every position of
+    # every paste, the three cost a tenth of a diagnosis)
+    if _CONTROL.search(text):  # every sequence _ANSI removes starts with a control character
+        text = _ANSI.sub("", text)
+    text = text.translate(_CURLY)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    text = _GLUED_HEADER.sub(r"\n\1", text)
-    text = _FENCE.sub("", text)
+    if "Traceback (most recent call last):" in text:
+        text = _GLUED_HEADER.sub(r"\n\1", text)
+    if "```" in text or "~~~" in text:
+        text = _FENCE.sub("", text)
     lines = _rich_boxes(text.split("\n"))
     return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))
 

@@ -272,9 +272,11 @@ _WORKED = compile_cached(
 
 def newer_torch_worked(sentence: str) -> bool:
     """The sentence says a newer PyTorch than the one installed made it work (see above)."""
+    if "torch" not in sentence:
+        return False  # each way below names torch: the installed version, or beside the verb
     for line in sentence.splitlines():
         if "torch" not in line:
-            continue  # each way below names torch: the installed version, or beside the verb
+            continue
         for to in _TO_VERSION.finditer(line):
             after = line[to.end() : to.end() + 60]
             if not _WORKED.search(after):

@@ -647,9 +647,10 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
         return
     # In a line a counter leads ("Epoch 3: Train_rf 0.48", "iter 200 nll 2.3"), the pairs of
     # names nobody listed are read too: one of them may be the loss (_unnamed_loss).
-    counted = _COUNTER.search(line) is not None
+    low = line.lower()
+    counted = ("epoch" in low or "step" in low or "iter" in low) and bool(_COUNTER.search(line))
     # most lines of a traceback: not worth splitting
-    if not counted and not _KEY_THEN_NUMBER.search(line.lower()):
+    if not counted and not _KEY_THEN_NUMBER.search(low):
         return
     found: dict[str, float] = {}
     parts: dict[str, dict[str, str]] | None = None  # a loss's terms, by the loss they make
