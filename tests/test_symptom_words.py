@@ -579,6 +579,7 @@ NOT_SAID = [
     "the GPU utilization is 99% and training is fast",
     "GPU 利用率 100%，训练速度正常",
     "the data pipeline provides batches in time, GPU util is 98%",
+    "the cpu is not fast enough for inference so I use the GPU",
 ]
 
 
