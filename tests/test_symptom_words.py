@@ -395,6 +395,86 @@ SAID = [
     ("cuda-oom", "训练中的显存问题"),  # FreedomIntelligence/HuatuoGPT-II#36
     # himani-arora/learning_to_remember_rare_events#1
     ("gpu-memory-leak", "memory heavily increasing during training process"),
+    # a loss or metric that has not changed, said with a perfect tense, an adjective before it,
+    # "becomes constant", "still the same", or a verb that cannot lower it (hizhangp/
+    # yolo_tensorflow#35, NLeSC/mcfly#43, baidu-research/ba-dls-deepspeech#29, perslev/U-Time#43,
+    # captanlevi/Contour-Detection-Pytorch#21)
+    ("loss-not-decreasing", "why hasn't my loss changed"),
+    ("loss-not-decreasing", "learning stops with a completely stable accuracy and loss"),
+    ("loss-not-decreasing", "Training loss becomes constant at around 12.xxxx"),
+    ("loss-not-decreasing", "Even after hundreds of epochs, the loss is still the same value"),
+    ("loss-not-decreasing", "Constant loss after 5 iterations"),
+    ("loss-not-decreasing", "the loss value becomes constant after 5 iterations."),
+    # 没法/无法/不再 before the verb, "并没有降下来", the loss as the object (shartoo/
+    # luna16_multi_size_3dcnn#12, lich99/ChatGLM-finetune-LoRA#6, liuslnlp/CoupletAI#2,
+    # woosual/multiModalityFusionForClassification#2)
+    ("loss-not-decreasing", "我尝试了很多修改loss都没法下降。"),
+    ("loss-not-decreasing", "两个epochs之间，loss值并没有降下来"),
+    ("loss-not-decreasing", "增大epoch并不能降低loss"),
+    ("loss-not-decreasing", "训练过程中acc和loss几乎没法改变"),
+    # was answered results-not-reproducible (chengshengchan/model_compression#4)
+    ("loss-not-decreasing", "不管lr设置多少，迭代100次后loss不在发生变化。"),
+    # overfitting one batch or a few samples is the debugging test, not the symptom
+    # (Ontheway361/antispoof-single-image#12, kevinlin311tw/keras-openpose-reproduce#18,
+    # milesial/Pytorch-UNet#165)
+    (
+        "loss-not-decreasing",
+        "The model loss is not decreasing even when I try to overfit batches of data",
+    ),
+    (
+        "loss-not-decreasing",
+        "I'm trying to overfit the model on 10 images but the loss and accuracy do not change"
+        " a lot",
+    ),
+    ("loss-not-decreasing", "Cannot overfit net on a small training set"),
+    # the loader cannot keep up, the data read slowly, most time spent loading, GPU-Util at zero
+    # (open-mmlab/mmpretrain#350, shenweichen/DeepCTR#331, yhenon/pytorch-retinanet#104,
+    # funcwj/ge2e-speaker-verification#3, jwyang/faster-rcnn.pytorch#574,
+    # facebookresearch/mmf#1166, NVIDIA/DALI#2624, HKU-MedAI/MGCA#18, pytorch/examples#164)
+    ("slow-training-dataloader", "It seems dataloader can not provide data in time"),
+    ("slow-training-dataloader", "dataset的IO跟不上训练的速度"),
+    (
+        "slow-training-dataloader",
+        "it seems to spend too much time in collater process when loading train data. so the GPU"
+        " is waiting this .",
+    ),
+    (
+        "slow-training-dataloader",
+        "Most of the time the GPU-Util is 0 (the gpu memory is indeed allocated),so the code runs"
+        " very slowly.",
+    ),
+    ("slow-training-dataloader", "I found that the gpus are waiting for cpus most time"),
+    (
+        "slow-training-dataloader",
+        "i use pytorch profiler founding that 60% of training time is consumed by DataLoader.",
+    ),
+    ("slow-training-dataloader", "The speed of loading data to memory is very slow?"),
+    ("slow-training-dataloader", "Data reading is slow"),
+    (
+        "slow-training-dataloader",
+        "during the training process, the reading of data batch will be stuck every interval, and"
+        " the GPU utilization rate is 0",
+    ),
+    ("slow-training-dataloader", "zero gpu usage when train imagenet"),
+    (
+        "slow-training-dataloader",
+        "the gpu usage is 0. It seems it get stuck with the data loader, which is very unstable"
+        " and sometimes takes a long time for each batch.",
+    ),
+    # (PaddlePaddle/PaddleX#1609, WenmuZhou/PAN.pytorch#30, PaddlePaddle/PaddleSeg#891,
+    # Linzaer/Ultra-Light-Fast-Generic-Face-Detector-1MB#294, zjunlp/KnowLM#120,
+    # JingyunLiang/SwinIR#76, AlexeyAB/darknet#4903)
+    ("slow-training-dataloader", "显卡占用长时间为0…整个训练非常慢"),
+    ("slow-training-dataloader", "GPU显存占满，但利用率低"),
+    ("slow-training-dataloader", "训练apollo的数据时，gpu占用率经常会降为0；"),
+    ("slow-training-dataloader", "应该是cpu或者硬盘读写速度不够"),
+    ("slow-training-dataloader", "大规模数据读取费时"),
+    (
+        "slow-training-dataloader",
+        "在实际运行时出现GPU间断工作问题，而且计算速度非常慢，是不是CPU瓶颈？",
+    ),
+    ("slow-training-dataloader", "Long load time (CPU/HDD bottleneck)"),
+    ("slow-training-dataloader", "I seem to be having extremely long load time during training."),
 ]
 
 
@@ -474,6 +554,32 @@ NOT_SAID = [
     "训练没有任何效果",  # DiaoXY/CSRnet#6
     "训练到第十一个epoch会停止，请问这是因为啥呢？",  # STVIR/pysot#567
     "冻结 backbone，让它不训练",  # a part left out of training on purpose
+    # near misses of the fourth round: speeding up loading asked with no complaint, overfitting
+    # one batch as the test it is, a loss that changed after a fix or is the same across seeded
+    # runs, memory read at 0 MB, a busy GPU
+    "How can I speed up data loading?",
+    "how to make the dataloader faster with num_workers",
+    "如何加快数据加载速度",
+    "怎么提高数据读取的速度",
+    "dataset 的 IO 怎么优化",
+    "Is num_workers=8 enough for data loading?",
+    "the data loading code is in dataset.py",
+    "loading the model is slow",
+    "Hello, How to judge whether CPU will bottleneck GPU?",  # beopst/tf-performance-tips#1
+    "I want to overfit one batch to test my pipeline",
+    "I tried to overfit a small subset and it reached 100% accuracy",
+    "Overfitting a single batch works: the loss goes down quickly",
+    "先在一个batch上过拟合，检查一下代码有没有问题",
+    "我想先过拟合一个小数据集验证模型",
+    "after fixing the learning rate, the loss changed and now decreases",
+    "改了学习率之后 loss 开始下降了",
+    "with a fixed seed the loss is the same in every run",
+    "使用 constant loss scale 的 AMP 训练",
+    "GPU memory usage 0 MB before training starts",
+    "the GPU utilization is 99% and training is fast",
+    "GPU 利用率 100%，训练速度正常",
+    "the data pipeline provides batches in time, GPU util is 98%",
+    "the cpu is not fast enough for inference so I use the GPU",
 ]
 
 
