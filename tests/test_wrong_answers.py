@@ -536,3 +536,42 @@ def test_a_negation_that_is_the_symptom_keeps_its_answer(
 )
 def test_a_denial_ends_with_its_clause(said: str, entry_id: str, index: Index) -> None:
     assert _first(said, index) == entry_id
+
+
+# A run that hangs leaves the GPU idle with its memory held, but nothing is slow: it stopped, and
+# no entry explains a hang without a message. Each as posted, with its source.
+@pytest.mark.parametrize(
+    "said",
+    [
+        # Simplified-Reasoning/LUFFY#13
+        "训练到中间的step时卡死了。训练的时候卡死了，GPU显存在被占用，但是利用率一直为零",
+        # csuhan/ReDet#72
+        "训练到一半程序突然不跑了，也不报错，也不干啥，就一直死在那里，GPU内存一直占用但是利用率为0",
+        # bubbliiiing/yolov5-pytorch#131
+        "我在使用yolov5n训练模型时，在某个epoch卡住了，断点重启之后仍然是卡住的，并且gpu占用为1，"
+        "gpu利用率为0。",
+        # Meituan-AutoML/Twins#21
+        "训练几个epoch，程序总是卡住。某个gpu的利用率变成0，另外7的gpu利用率变成100。"
+        " 程序不往下运行了，而且也不报错。",
+        # open-mmlab/mmdetection#10148
+        "Why is the GPU utilization 0 while the memory usage is high during training of DETR? The"
+        " above image is the info log during my training on the third epoch, and it has been stuck"
+        " at 【6800/29317】 for a long time.",
+    ],
+)
+def test_a_hang_is_no_slow_training(said: str, index: Index) -> None:
+    found = {m.entry.id for m in diagnose(said, index).matches}
+    assert not found & {"slow-training-dataloader", "slow-training-compute"}
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # hukaixuan19970627/yolov5_obb#439: the GPU idles between batches, training goes on
+        "训练时候显存满了，GPU利用率在0-97%反复跳，不能保持，频率大概一秒钟一次从0-97%再跳到0",
+        # jwyang/faster-rcnn.pytorch#770
+        "When I train the model, the GPU memory is occupied, but GPU-Util is always 0.",
+    ],
+)
+def test_an_idle_gpu_in_a_run_that_goes_on_is_still_data_bound(said: str, index: Index) -> None:
+    assert _first(said, index) == "slow-training-dataloader"
