@@ -159,6 +159,9 @@ def test_install_returns_the_previous_hook_and_uninstall_restores_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("DIAGNOSER_DISABLE", raising=False)
+    # from Python's own hooks, whatever another test of this worker left installed (put back after)
+    monkeypatch.setattr(sys, "excepthook", sys.__excepthook__)
+    monkeypatch.setattr(threading, "excepthook", threading.__excepthook__)
     before, before_thread = sys.excepthook, threading.excepthook
     try:
         assert hook.install() is before

@@ -415,13 +415,20 @@ def _rises_off_a_plateau(log: TrainingLog) -> Finding | None:
     if len(points) < 7 or len(finite(points)) < len(points):
         return None
     vals = [p.value for p in points]
-    for k in range(len(vals) - 5, 1, -1):  # the longest rise first
-        plateau, tail = vals[:-k], vals[-k:]
-        high = max(plateau)
-        if tail[0] > high and all(b > a for a, b in itertools.pairwise(tail)):
+    n = len(vals)
+    rising = 1  # the readings at the end that each rise above the one before
+    while rising < n and vals[n - rising - 1] < vals[n - rising]:
+        rising += 1
+    highest = list(itertools.accumulate(vals, max))  # highest[i]: the highest of vals[: i + 1]
+    # the longest rise first, whose first reading is above everything before it (linear: a log
+    # of 150,000 readings took minutes when each length was checked from scratch)
+    for k in range(min(rising, n - 5), 1, -1):
+        if vals[n - k] > highest[n - k - 1]:
             break
     else:
         return None
+    plateau = vals[:-k]
+    high = highest[n - k - 1]
     low, level = min(plateau), sum(plateau) / len(plateau)
     if level <= 0 or high - low >= 0.02 * level:
         return None
