@@ -1,6 +1,6 @@
 """Which patterns of the knowledge base and the code search super-linearly, and how slow they are.
 
-Every pattern tests/test_robustness.py checks (tests/regex_growth.py: kb_patterns, code_patterns)
+Every pattern tests/test_robustness.py checks (bench/regex_pumping.py: kb_patterns, code_patterns)
 is pumped the same way; each one flagged is then timed on its input at 1,000, 4,000 and 16,000
 repetitions, so that a real quadratic (x16 at each step) is told from a disturbed measurement, and
 its cost is seen at the lengths the tool reads (lines cut at 10,000 characters, sentences at 5,000,
@@ -17,9 +17,10 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# In place of this folder, where bench/bench.py would shadow the bench package.
+sys.path[0] = str(ROOT)
 
-from tests.regex_growth import (  # noqa: E402
+from bench.regex_pumping import (  # noqa: E402
     code_patterns,
     deadline,
     inputs,

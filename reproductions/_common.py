@@ -15,10 +15,10 @@ that reason. A script that needs numpy (the `torch` extra installs it) imports i
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import sys
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 NEEDS = 77
@@ -48,23 +48,22 @@ def not_installed(package: str, extra: str) -> NoReturn:
 def run_on_two_ranks(train: Callable[[int, int, bool], None], fixed: bool) -> None:
     """Run `train(rank, world, fixed)` in two processes joined by a gloo process group on this
     machine's CPU (the DDP reproductions). torch is imported here, not at the top: the scripts
-    that need no torch import this module too."""
+    that need no torch import this module too. The ranks meet through a file, not a TCP port:
+    a port picked free and closed again can be taken before rank 0 binds it."""
     import torch.multiprocessing as mp
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    mp.spawn(_rank, args=(train, 2, port, fixed), nprocs=2)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = Path(tmp, "store").as_uri()
+        mp.spawn(_rank, args=(train, 2, store, fixed), nprocs=2)
     sys.stdout.flush()
 
 
 def _rank(
-    rank: int, train: Callable[[int, int, bool], None], world: int, port: int, fixed: bool
+    rank: int, train: Callable[[int, int, bool], None], world: int, store: str, fixed: bool
 ) -> None:
     import torch.distributed as dist
 
-    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port))
-    dist.init_process_group("gloo", rank=rank, world_size=world)
+    dist.init_process_group("gloo", init_method=store, rank=rank, world_size=world)
     train(rank, world, fixed)
     dist.barrier()  # every rank done before any closes its connections (gloo aborts otherwise)
     dist.destroy_process_group()

@@ -10,12 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diagnoser.knowledge.index import Index
-from diagnoser.text.cleanup import decode
-from diagnoser.text.match import diagnose
-
-from .conftest import ROOT, cli, run_reproduction
-from .regex_growth import (
+from bench.regex_pumping import (
     SEPARATORS,
     code_patterns,
     deadline,
@@ -25,6 +20,11 @@ from .regex_growth import (
     ways_in,
     words,
 )
+from diagnoser.knowledge.index import Index
+from diagnoser.text.cleanup import decode
+from diagnoser.text.match import diagnose
+
+from .conftest import ROOT, cli, run_reproduction
 
 EXAMPLES = settings(
     max_examples=60,
@@ -103,7 +103,7 @@ def test_prefixes_and_noise_keep_the_family(
 # -- regexes and sizes ---------------------------------------------------------------
 #
 # A regex is linear when searching GROWTH times more text costs about GROWTH times more: each
-# pattern is searched on runs built to make it backtrack (tests/regex_growth.py: each way into
+# pattern is searched on runs built to make it backtrack (bench/regex_pumping.py: each way into
 # each of its quantified groups, then a run that group accepts, then an end that fails; and runs
 # of its own words and of separators), at two lengths, and the costs are compared, never bounded.
 

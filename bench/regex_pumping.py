@@ -351,8 +351,8 @@ def code_patterns() -> list[tuple[str, str, int]]:
 
     found: dict[tuple[str, int], str] = {}
     for mod in pkgutil.walk_packages(diagnoser.__path__, "diagnoser."):
-        if mod.name.endswith("__main__"):
-            continue  # importing it runs the CLI
+        if mod.name in ("diagnoser.__main__", "diagnoser.auto"):
+            continue  # importing them runs the CLI, or installs the exception hook for good
         try:
             module = importlib.import_module(mod.name)
         except ImportError:  # an optional extra not installed: not on the text path
