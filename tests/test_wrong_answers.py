@@ -110,6 +110,47 @@ def test_pytorch_errors_retold_beside_another_frameworks_log_are_not_answered(
     assert _first(said + "\nimport torch", index) == "cuda-oom"
 
 
+# HIP's own message, which any framework built on ROCm prints: under TensorFlow's log, with no word
+# of torch, PyTorch's no-kernel-image (install a torch build for your card) is the wrong answer.
+# rocm-arch/tensorflow-rocm#21 and ROCm/legacy-rocm-build#1560, as posted (cut with [...]).
+_HIP_UNDER_TENSORFLOW = [
+    """guarantee(false && "hipErrorNoBinaryForGpu: Coudn't find binary for current devices!")
+```python
+from tensorflow.python.client import device_lib
+print(device_lib.list_local_devices())
+```
+It produces the following output:
+```
+2021-03-18 17:08:24.637639: I tensorflow/core/platform/cpu_feature_guard.cc:142] This TensorFlow \
+binary is optimized with oneAPI Deep Neural Network Library (oneDNN) [...]
+2021-03-18 17:08:24.639375: I tensorflow/stream_executor/platform/default/dso_loader.cc:49] \
+Successfully opened dynamic library libamdhip64.so
+/build/hip-rocclr/src/HIP-rocm-4.0.0/rocclr/hip_code_object.cpp:120: guarantee(false && \
+"hipErrorNoBinaryForGpu: Coudn't find binary for current devices!")
+[1]    2964311 abort (core dumped)  python test.py
+```""",
+    """"hipErrorNoBinaryForGpu" when running HIP tensorflow tutorial
+I tried to follow the "Deep Learning in ROCm" tutorial [...] Here is the output:
+`Downloading data from https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz
+11493376/11490434 [==============================] - 6s 1us/step
+2021-08-20 06:58:23.004539: I tensorflow/stream_executor/platform/default/dso_loader.cc:53] \
+Successfully opened dynamic library libamdhip64.so
+"hipErrorNoBinaryForGpu: Unable to find code object for all current devices!"
+Aborted (core dumped)
+`""",
+]
+
+
+@pytest.mark.parametrize("post", _HIP_UNDER_TENSORFLOW)
+def test_a_gpu_runtime_error_in_another_frameworks_log_is_not_answered(
+    post: str, index: Index
+) -> None:
+    assert diagnose(post.replace("\\\n", ""), index).matches == ()
+    # the same lines from a PyTorch run keep their answer
+    ours = post.replace("tensorflow", "torch").replace("TensorFlow", "PyTorch")
+    assert _first(ours.replace("\\\n", ""), index) == "no-kernel-image"
+
+
 def test_a_log_without_chinese_is_no_retelling(index: Index) -> None:
     """SpursLipu/YOLOv3v4-ModelCompression-MultidatasetTraining-Multibackbone#114: a post titled
     "报错TypeError" whose YOLO log prints the columns `cls  targets  img_size` and `Class  Targets`

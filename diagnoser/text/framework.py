@@ -22,7 +22,8 @@ _TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
 
 def other_framework(text: str) -> bool:
     """The text shows another framework's code or log, and nothing of PyTorch's."""
+    # torch first: most pastes name it early, and the answer is then known
     return (
-        compile_cached(_OTHER).search(text) is not None
-        and compile_cached(_TORCH).search(text) is None
+        compile_cached(_TORCH).search(text) is None
+        and compile_cached(_OTHER).search(text) is not None
     )

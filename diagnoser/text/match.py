@@ -280,9 +280,19 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     chosen = trace.errors[-_MAX_ERRORS:]
     if root is not None and all(err is not root for err in chosen):
         chosen = (root, *chosen)
+    foreign: bool | None = None  # read once, and only when an error matched
     for err in chosen:
-        found = _signature_matches(err, index) or _fuzzy_matches(err, index)
-        for m in found or _frame_matches(err, index):
+        found = (
+            _signature_matches(err, index)
+            or _fuzzy_matches(err, index)
+            or _frame_matches(err, index)
+        )
+        if found and foreign is None:
+            # A message HIP, CUDA or cuDNN prints for any framework ("hipErrorNoBinaryForGpu")
+            # in TensorFlow's log, with no word of torch: that framework's error, whose causes
+            # and fixes are not PyTorch's.
+            foreign = other_framework(trace.text)
+        for m in () if foreign else found:
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     # a warning printed on the way is no exception: a sentence beside it is still read
     has_exception = any(
