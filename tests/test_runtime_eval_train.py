@@ -5,7 +5,8 @@ stay quiet, and the model comes back exactly as it was."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from copy import deepcopy
 
 import pytest
@@ -28,6 +29,20 @@ def _images(n: int = 16) -> tuple[torch.Tensor, torch.Tensor]:
 def _tokens(n: int = 16) -> tuple[torch.Tensor, torch.Tensor]:
     x = torch.randint(0, 100, (n, 12))
     return x, x[:, 0] % 10
+
+
+@contextmanager
+def _forwards_of(module: nn.Module) -> Iterator[list[bool]]:
+    """The mode of every forward of `module`, the probe's included: seen through torch's global
+    hook, which the probe leaves alone (it hides its forwards from the module's own hooks)."""
+    modes: list[bool] = []
+    handle = nn.modules.module.register_module_forward_pre_hook(
+        lambda m, a: modes.append(m.training) if m is module else None
+    )
+    try:
+        yield modes
+    finally:
+        handle.remove()
 
 
 class _Block(nn.Module):
@@ -122,16 +137,13 @@ def _watched_run(model: nn.Module, data: _Data) -> list:
             optimizer.step()
             w.step(loss)
         model.eval()
-        modes: list[bool] = []  # the root's mode at each forward of the evaluation
-        hook = model.register_forward_pre_hook(lambda m, a: modes.append(m.training))
-        with torch.no_grad():
+        # the root's mode at each forward of the evaluation
+        with torch.no_grad(), _forwards_of(model) as modes:
             for _ in range(3):
                 model(data()[0])
-        hook.remove()
-    # registered after watch's hooks: inside each of the first three eval forwards, the probe's
-    # two forwards (eval, then train) reach it before the user's own call does; it stops at the
-    # first finding
-    probed = modes in ([False, True, False] * 3, [False, True, False, False, False])
+    # each of the first three eval forwards, and inside it the probe's two (eval, then train); it
+    # stops at the first finding
+    probed = modes in ([False, False, True] * 3, [False, False, True, False, False])
     assert probed or modes == [False] * 3
     return [*w.findings, *(["probed"] if probed else [])]
 
@@ -310,12 +322,10 @@ def test_watch_compares_no_eval_batch_far_smaller_than_training_s(size: int) -> 
             optimizer.step()
             w.step(loss)
         model.eval()
-        modes: list[bool] = []
-        model.register_forward_pre_hook(lambda m, a: modes.append(m.training))
-        with torch.no_grad():
+        with torch.no_grad(), _forwards_of(model) as modes:
             model(_images(size)[0])
     assert w.findings == []
-    assert modes == ([False] if size == 1 else [False, True, False])
+    assert modes == ([False] if size == 1 else [False, False, True])
 
 
 def test_watch_puts_the_model_back_exactly() -> None:
@@ -326,23 +336,30 @@ def test_watch_puts_the_model_back_exactly() -> None:
     model[0].requires_grad_(False)
     _fit(model, _images, 40)
     model.eval()
-    calls: list[bool] = []
-    model.register_forward_pre_hook(lambda m, a: calls.append(m.training))
+    # the user's own hooks, as feature extraction registers them: they see the user's forward only
+    seen: list[torch.Tensor] = []
+    handles = [
+        model[1].register_forward_hook(lambda m, a, out: seen.append(out)),
+        model.register_forward_pre_hook(lambda m, a: seen.append(a[0])),
+    ]
     x = _images()[0]
     before = {k: v.clone() for k, v in model.state_dict().items()}
     modes = [m.training for m in model.modules()]
     trainable = [p.requires_grad for p in model.parameters()]
     rng = torch.get_rng_state()
-    with watch(model, on_finding="quiet"), torch.no_grad():
+    with watch(model, on_finding="quiet"), torch.no_grad(), _forwards_of(model) as calls:
         out = model(x)
     assert calls == [False, False, True]  # the user's call, and inside it the probe's two
+    assert len(seen) == 2 and seen[0] is x  # one call of each hook, and the user's batch
     assert all(torch.equal(before[k], v) for k, v in model.state_dict().items())
     assert [m.training for m in model.modules()] == modes
     assert [p.requires_grad for p in model.parameters()] == trainable
     assert torch.equal(torch.get_rng_state(), rng)
     with torch.no_grad():
         assert torch.equal(out, model(x))
-    assert not any(m._forward_hooks for m in model.modules())
+    for handle in handles:
+        handle.remove()
+    assert not any(m._forward_hooks or m._forward_pre_hooks for m in model.modules())
 
 
 # layers left training under an eval-mode model --------------------------------------------
@@ -479,9 +496,7 @@ def test_watch_runs_no_extra_forward_on_arguments_with_state() -> None:
         # registered after watch's: its last call sees the model as the probe left it
         seen: list[torch.Tensor] = []
         model.register_forward_pre_hook(lambda m, a: seen.append(m.hidden))
-        calls: list[bool] = []
-        model.bn.register_forward_pre_hook(lambda m, a: calls.append(m.training))
-        with torch.no_grad():
+        with torch.no_grad(), _forwards_of(model.bn) as calls:
             model(torch.randn(8, 8))  # a plain batch: the probe runs, then the user's forward
         assert calls == [False, True, False]
-        assert len(seen) == 3 and seen[-1] is hidden  # the probe's two forwards, then the user's
+        assert seen == [hidden]  # the user's forward alone, with the model as the probe left it

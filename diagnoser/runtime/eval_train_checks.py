@@ -27,7 +27,7 @@ from torch import nn
 
 from .findings import Finding
 from .mode_checks import mode_dependent
-from .state import modes_preserved
+from .state import modes_preserved, unseen_by_hooks
 
 ORDERS = 10.0  # eval and train outputs this many times their own size apart
 OWN_SIZE = 1.0  # the model's outputs this far apart suffice when a module inside is ORDERS apart
@@ -172,10 +172,11 @@ def eval_train_apart(
     magnitude off, and the output collapses to what the biases after it give, which is of the
     output's own size. Its predictions are lost, yet the output alone is only a few times
     apart. `least=ORDERS` asks for the first case only."""
-    model.eval()
-    evaluated = _trace(model, forward)
-    model.train()
-    trained = _trace(model, forward)
+    with unseen_by_hooks(model):
+        model.eval()
+        evaluated = _trace(model, forward)
+        model.train()
+        trained = _trace(model, forward)
     common = [key for key in evaluated if key in trained]
     if not common:
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -137,3 +138,31 @@ def modes_preserved(model: torch.nn.Module) -> Iterator[None]:
             if p.requires_grad != requires_grad:
                 p.requires_grad_(requires_grad)
         _set_rng_state(rng)
+
+
+@contextmanager
+def unseen_by_hooks(model: torch.nn.Module) -> Iterator[None]:
+    """A check's extra forwards, hidden from the forward hooks of the user and of libraries
+    (features gathered into a list, a Grad-CAM, a counter of eval batches would each see two
+    more calls): only torch's own hooks, which are how a layer computes (weight_norm's weight,
+    quantization observers), still run. Each hook table is replaced, never changed in place: the
+    forward that runs the check is iterating over one of them."""
+    saved = [(m, m._forward_pre_hooks, m._forward_hooks) for m in model.modules()]
+    for module, pre, post in saved:
+        module._forward_pre_hooks = _torch_hooks(pre)
+        module._forward_hooks = _torch_hooks(post)
+    try:
+        yield
+    finally:
+        for module, pre, post in saved:
+            module._forward_pre_hooks, module._forward_hooks = pre, post
+
+
+def _torch_hooks(hooks: dict[int, Any]) -> OrderedDict[int, Any]:
+    return OrderedDict((k, h) for k, h in hooks.items() if _defined_in_torch(h))
+
+
+def _defined_in_torch(hook: Any) -> bool:
+    func = getattr(hook, "func", hook)  # a functools.partial: the function it calls
+    where = getattr(func, "__module__", None) or type(func).__module__
+    return where == "torch" or where.startswith("torch.")
