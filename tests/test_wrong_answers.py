@@ -616,3 +616,54 @@ def test_a_hang_is_no_slow_training(said: str, index: Index) -> None:
 )
 def test_an_idle_gpu_in_a_run_that_goes_on_is_still_data_bound(said: str, index: Index) -> None:
     assert _first(said, index) == "slow-training-dataloader"
+
+
+# Boosted trees and statistical fits: their rounds and optimisers have none of the causes the
+# symptom entries give (learning rate, zero_grad, BatchNorm, workers). As posted, cut with [...].
+_NOT_A_NEURAL_NETWORK = [
+    # dmlc/xgboost#1692: XGBoost's own log, the library never named
+    """test loss can't decrease during the whole training procedure
+Test loss can't decrease during the whole training procedure, and it will become larger when \
+training iterated more times. Whatever i tuning parameter, the loss couldn't decrease all the way.
+The training log is as followed:
+[20:01:02] [0]  test-error:0.027200 train-error:0.010228
+[20:01:02] boosting round 1, 7.59808 sec elapsed
+[20:01:05] [1]  test-error:0.027197 train-error:0.010229
+[20:01:05] boosting round 2, 11.3161 sec elapsed
+[20:01:09] [2]  test-error:0.027194 train-error:0.010229
+[20:01:09] boosting round 3, 14.5914 sec elapsed
+[20:01:12] [3]  test-error:0.027196 train-error:0.010230""",
+    # lme4/lme4#639: R's mixed model, "failed to converge"
+    """Convergence Issue
+glmer.model<-glmer(LesionPresence ~ Location*Type + (1 | ID), \
+data=lesion_proportion_staged_level, family="binomial")
+Unfortunately, I ran into the following warning:
+In checkConv(attr(opt, "derivs"), opt$par, ctrl = control$checkConv,  :
+  Model failed to converge with max|grad| = 0.048092 (tol = 0.002, component 1)
+I'm quite new to running mixed models and even with some googling am still unsure why I am \
+running into this issue?""",
+    # BIMSBbioinfo/ikarus#20
+    """glmer model failed to converge
+As with almost everyone, I have run into this warning "model failed to converge" and I need help \
+to clear this warning message while running my glmer analysis.
+" Warning message:
+In checkConv(attr(opt, "derivs"), opt$par, ctrl = control$checkConv,  :
+  Model failed to converge with max|grad| = 0.00272495 (tol = 0.002, component 1)" """,
+]
+
+
+@pytest.mark.parametrize("post", _NOT_A_NEURAL_NETWORK)
+def test_boosted_trees_and_statistical_fits_are_not_answered(post: str, index: Index) -> None:
+    assert diagnose(post, index).matches == ()
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        # another framework of networks, or a network compared with boosted trees: still answered
+        "my keras model accuracy stays at 0.5 and the loss does not decrease",
+        "my LSTM does worse than xgboost, its training loss does not decrease at all",
+    ],
+)
+def test_a_network_beside_boosted_trees_keeps_its_answer(said: str, index: Index) -> None:
+    assert _first(said, index) == "loss-not-decreasing"

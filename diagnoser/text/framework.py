@@ -3,7 +3,9 @@ log lines, imports of Keras, MindSpore or JAX, an R session's library() calls, a
 torch anywhere. An error entry explains a message PyTorch prints: retold in words beside another
 framework's log ("显卡内存不够" under TensorFlow's device lines), it is that framework's error, with
 other causes and fixes. Training behaviours (a loss that does not fall, a slow input pipeline)
-are the same in any framework and stay answered."""
+are the same in any framework of neural networks and stay answered; not in gradient-boosted
+trees or a statistics package, whose rounds and fits have none of the causes the entries give
+(learning rate, zero_grad, BatchNorm, DataLoader workers)."""
 
 from __future__ import annotations
 
@@ -27,3 +29,28 @@ def other_framework(text: str) -> bool:
         compile_cached(_TORCH).search(text) is None
         and compile_cached(_OTHER).search(text) is not None
     )
+
+
+# Gradient-boosted trees and statistical fits, by their names and their logs: XGBoost's
+# "[3]\ttrain-rmse:6.57\tvalidate-rmse:6.57" and "boosting round 4, 17.9 sec elapsed", LightGBM's
+# "[LightGBM] [Warning]", scikit-learn's ConvergenceWarning, R's glm.fit and lme4 warnings ("Model
+# failed to converge with max|grad| = ...").
+_NOT_NEURAL = (
+    r"(?im)\b(?:xgboost|lightgbm|catboost|XGB(?:Classifier|Regressor)|LGBM(?:Classifier|Regressor)"
+    r"|statsmodels|lme4|glmer|glm\.fit|checkConv|ConvergenceWarning)\b|max\|grad\|"
+    r"|^[^\S\n]*(?:\[[\d:]+\][^\S\n]*)?\[\d+\][^\S\n]+(?:train|valid\w*|eval|test)-[a-z][\w@]*:[-\d.]"
+    r"|\bboosting round \d+"
+)
+
+
+def no_neural_network(text: str) -> bool:
+    """The text is about gradient-boosted trees or a statistical model, with no word of torch
+    or of a network's layers."""
+    return (
+        compile_cached(_TORCH).search(text) is None
+        and compile_cached(_NOT_NEURAL).search(text) is not None
+        and compile_cached(_NETWORK).search(text) is None
+    )
+
+
+_NETWORK = r"(?i)\b(?:neural|network|layers?|epochs?|keras|tensorflow|lstm|cnn|transformer)\b"

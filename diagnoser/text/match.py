@@ -14,7 +14,7 @@ from functools import cache
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
-from .framework import other_framework
+from .framework import no_neural_network, other_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
@@ -291,7 +291,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             # A message HIP, CUDA or cuDNN prints for any framework ("hipErrorNoBinaryForGpu")
             # in TensorFlow's log, with no word of torch: that framework's error, whose causes
             # and fixes are not PyTorch's.
-            foreign = other_framework(trace.text)
+            foreign = other_framework(trace.text) or no_neural_network(trace.text)
         for m in () if foreign else found:
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     # a warning printed on the way is no exception: a sentence beside it is still read
@@ -707,6 +707,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
+    if out and no_neural_network(said):
+        return []  # boosted trees or a statistical fit: none of the entries' causes is theirs
     return _narrower_first(_guesses_below_the_log(out))
 
 
