@@ -303,7 +303,7 @@ _GENERATORS = frozenset(
 _RESEEDS = frozenset(
     {"seed", "manual_seed", "set_state", "setstate", "__setstate__", "bit_generator"}
 )
-_DRAWS_IN = ("__getitem__", "__getitems__", "__iter__")  # what runs in the workers
+_DRAWS_IN: tuple[str, ...] = ("__getitem__", "__getitems__", "__iter__")  # run in workers
 
 
 def _generator(ctx: Context, value: ast.expr) -> bool:
@@ -411,11 +411,66 @@ def dataset_generator_copied_to_workers(ctx: Context) -> Iterator[Hit]:
     if any(_given(keyword(c, "worker_init_fn")) for c in loaders):
         return
     for cls in ctx.classes:
-        workers = _workers_loading(ctx, cls, loaders)
+        methods = {f.name for f in cls.body if isinstance(f, FUNCTIONS)}
+        if methods.intersection(_DRAWS_IN):
+            workers, drawing = _workers_loading(ctx, cls, loaders), _DRAWS_IN
+        elif methods.intersection(_TRANSFORM_CALLS) and _given_to_a_dataset(ctx, cls):
+            # a transform a Dataset holds is copied into the workers with it
+            workers, drawing = next(filter(None, map(_workers, loaders)), None), _TRANSFORM_CALLS
+        else:
+            continue
         if workers is not None:
-            for hit in _copied_generators(ctx, cls):
+            for hit in _copied_generators(ctx, cls, drawing):
                 hit.values["workers"] = ctx.snippet(workers)
                 yield hit
+
+
+_TRANSFORM_CALLS = ("__call__", "forward")  # what a transform object runs on each sample
+_TRANSFORM_KEYWORDS = frozenset({"transform", "transforms", "target_transform", "augment"})
+
+
+def _given_to_a_dataset(ctx: Context, cls: ast.ClassDef) -> bool:
+    """An instance of the class is made where a Dataset will hold it: in a Compose list or a
+    `transform=` argument, or inside a Dataset class of this file (`self.aug = Jitter()`). One
+    made anywhere else (an augmentation applied to batches in the training loop, a layer) runs
+    in the main process."""
+    datasets = _dataset_classes(ctx)
+    names = {c.name for c in datasets}
+    for call in ctx.calls:
+        if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
+            continue
+        parent = ctx.parents.get(call)
+        if isinstance(parent, ast.keyword):
+            if parent.arg in _TRANSFORM_KEYWORDS:
+                return True
+            parent = ctx.parents.get(parent)
+        if isinstance(parent, ast.Call) and name_of(parent.func) in names:
+            return True  # MyDataset(root, Jitter())
+        if isinstance(parent, ast.List | ast.Tuple):
+            holder = ctx.parents.get(parent)
+            if isinstance(holder, ast.Call) and (ctx.qualname(holder.func) or "").endswith(
+                "Compose"
+            ):
+                return True
+        if any(a in datasets for a in ctx.ancestors(call)):
+            return True
+    return False
+
+
+def _dataset_classes(ctx: Context) -> list[ast.ClassDef]:
+    """The classes of this file whose instances the workers read: those that define how a
+    sample is read, and those derived from one of them."""
+    found = [c for c in ctx.classes if any(_defines(c, m) for m in _DRAWS_IN)]
+    names = {c.name for c in found}
+    for c in ctx.classes:
+        if c not in found and any(name_of(b) in names for b in c.bases):
+            found.append(c)
+            names.add(c.name)
+    return found
+
+
+def _defines(cls: ast.ClassDef, method: str) -> bool:
+    return any(isinstance(f, FUNCTIONS) and f.name == method for f in cls.body)
 
 
 def _given(value: ast.expr | None) -> bool:
@@ -444,10 +499,10 @@ def _workers_loading(ctx: Context, cls: ast.ClassDef, loaders: list[ast.Call]) -
     return None
 
 
-def _copied_generators(ctx: Context, cls: ast.ClassDef) -> Iterator[Hit]:
+def _copied_generators(ctx: Context, cls: ast.ClassDef, draws_in: tuple[str, ...]) -> Iterator[Hit]:
     methods = {f.name: f for f in cls.body if isinstance(f, FUNCTIONS)}
     init = methods.get("__init__")
-    drawing = [methods[m] for m in _DRAWS_IN if m in methods]
+    drawing = [methods[m] for m in draws_in if m in methods]
     if init is None or not drawing:
         return
     made: dict[str, ast.Assign] = {}

@@ -113,3 +113,67 @@ def test_lint_fires_for_exactly_the_datasets_whose_workers_repeat() -> None:
         source += f"\nloader = DataLoader({cls.__name__}(), batch_size=None, num_workers=2)\n"
         found = lint_source(source, "workers.py", [RULES["TD023"]])
         assert bool(found) == (cls in _COPIED), cls.__name__
+
+
+# A transform object the Dataset holds is copied into the workers with it: its own generator
+# repeats too. One applied to batches in the training loop runs in the main process.
+class _Jitter:
+    def __init__(self):
+        self.rng = np.random.default_rng()
+
+    def __call__(self, x):
+        return x + float(self.rng.normal())
+
+
+class _Holding(Dataset):  # type: ignore[type-arg]
+    def __init__(self, transform):
+        self.transform = transform
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return get_worker_info().id, self.transform(0.0)
+
+
+@pytest.mark.skipif(
+    sys.platform != "linux" or "fork" not in multiprocessing.get_all_start_methods(),
+    reason="the workers are forked, as on Linux by default",
+)
+def test_a_transforms_own_generator_repeats_in_every_worker() -> None:
+    per = _streams(_Holding(_Jitter()))
+    assert per[0, 0] == per[0, 1] and per[0, 0] == per[1, 0]
+
+
+_HEADER = (
+    "import numpy as np\nimport torch\n"
+    "from torch.utils.data import DataLoader, Dataset, get_worker_info\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("use", "fires"),
+    [
+        ("loader = DataLoader(_Holding(_Jitter()), batch_size=None, num_workers=2)", True),
+        ("ds = _Holding(transform=_Jitter())\nloader = DataLoader(ds, num_workers=2)", True),
+        # made inside the Dataset class
+        (
+            "class _Own(_Holding):\n    def __init__(self):\n        self.transform = _Jitter()\n"
+            "loader = DataLoader(_Own(), num_workers=2)",
+            True,
+        ),
+        # applied to batches in the main process: the loader's workers never hold it
+        (
+            "aug = _Jitter()\nloader = DataLoader(_Holding(lambda x: x), num_workers=2)\n"
+            "for _, x in loader:\n    x = aug(x)",
+            False,
+        ),
+        # no workers
+        ("loader = DataLoader(_Holding(_Jitter()), batch_size=None)", False),
+    ],
+)
+def test_lint_fires_for_a_transform_with_a_generator_a_dataset_holds(use: str, fires: bool) -> None:
+    source = _HEADER + inspect.getsource(_Jitter) + inspect.getsource(_Holding) + use + "\n"
+    found = lint_source(source, "workers.py", [RULES["TD023"]])
+    assert bool(found) == fires, found
+    assert all("drawn from in `__call__`" in f.message for f in found)
