@@ -339,7 +339,8 @@ def _generator(ctx: Context, value: ast.expr) -> bool:
         "every worker draws the same sequence, so sample 0 of each worker gets the same crop, "
         "flip or noise. The main process never draws from it, so workers started anew each epoch "
         "(the default, without `persistent_workers=True`) repeat the same numbers every epoch, "
-        "even with one worker. Nothing fails; training sees far fewer distinct "
+        "even with one worker. A transform object the Dataset holds is copied with it, and its "
+        "own generator repeats the same way. Nothing fails; training sees far fewer distinct "
         "augmentations.",
         "zh": "`num_workers > 0` 时，每个 worker 进程都拿到一份 Dataset 的拷贝。"
         "torch 在每个 worker 里给自己的生成器、Python 的 `random` 和 numpy 的全局生成器"
@@ -351,6 +352,7 @@ def _generator(ctx: Context, value: ast.expr) -> bool:
         "每个 worker 抽到同一串随机数，各 worker 的第 0 个样本得到同样的裁剪、翻转或噪声。"
         "主进程从不从它取数，所以每个 epoch 重新启动的 worker（默认如此，除非 "
         "`persistent_workers=True`）每轮都重复同样的随机数，只有一个 worker 也一样。"
+        "Dataset 持有的 transform 对象也会随它一起拷贝，它自己的生成器同样会重复。"
         "不会报错，只是模型见到的不同增强少得多。",
     },
     fix={
