@@ -61,12 +61,16 @@ _NVIDIA_SMI_ROW = compile_cached(
 _GRAD_NONE = compile_cached(
     r"^\s*(?P<param>[A-Za-z_][\w.]*)(?:\s*[:|,])?\s+grad(?:ient)?\s*[:=]\s*None\b"
 )
-# One parameter's gradient norm per line, as printed from model.named_parameters():
-# "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)".
+# One parameter's gradient norm (or mean) per line, as printed from model.named_parameters():
+# "layers.0.weight  grad norm 1.4e-09", "0.weight: grad_norm=0.32", "fc.weight grad: tensor(0.01)",
+# "layers.0.0.weight has gradient mean of 0.0002", "第 0 层 0.weight: 梯度均值 7.6e-18". The layer's
+# position may lead ("第 3 层", "layer 3:"), set apart from the name: "layer1.0.conv1.weight" is one
+# name. Chinese says the gradient (梯度) and its statistic (均值, 范数) without a space.
 _PARAM_GRAD = compile_cached(
-    rf"^\s*(?P<param>(?=[\w.]*[A-Za-z])[\w.]+\.(?:weight|bias)\w*)(?:\s*[:|,])?\s+"
-    rf"grad(?:ient)?(?:[ _]norm)?\s*(?:[:=]\s*)?(?:norm\s*=\s*|tensor\()?"
-    rf"(?P<value>{_NUM})(?![\w.])",
+    r"^\s*(?:第\s*\d+\s*层\s*[:：|,]?\s*|layer\s*\d+(?:\s*[:：|,]\s*|\s+))?"
+    r"(?P<param>(?=[\w.]*[A-Za-z])[\w.]+\.(?:weight|bias)\w*)(?:\s*[:：|,]\s*|\s+)(?:has\s+)?"
+    r"(?:grad(?:ient)?|梯度)(?:[ _]?(?:abs[ _])?(?:norm|mean)(?:\s+of)?|的?(?:均值|范数|平均值))?"
+    rf"\s*(?:[:=：]\s*)?(?:norm\s*=\s*|tensor\()?(?P<value>{_NUM})(?![\w.])",
     re.IGNORECASE,
 )
 _BATCHNORM = compile_cached(r"\b(?:Sync)?BatchNorm(?:[123]d)?\(")
@@ -219,8 +223,9 @@ def _number(text: str) -> float:
 def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     log = TrainingLog()
     header: list[Column] | None = None  # the columns of the table being read, if any
-    # Every gradient line says "grad": most texts (tracebacks) never do, and skip three regexes.
-    gradients = "grad" in text.lower()
+    # Every gradient line says "grad" (or 梯度): most texts (tracebacks) never do, and skip three
+    # regexes.
+    gradients = "grad" in text.lower() or "梯度" in text
     steps: dict[str, int] = {}  # each watched model's last step (_watched_model)
     lines = text.split("\n")[:max_lines]
     csv_header = _csv_header(lines[0]) if lines else None
