@@ -890,3 +890,38 @@ def test_a_problem_named_as_what_a_measure_is_for_is_no_report(
 def test_asking_how_to_prevent_a_problem_still_names_it(index: Index) -> None:
     best = diagnose("How to prevent overfitting?", index).best
     assert best is not None and best.entry.id == "overfitting"
+
+
+# The same input evaluated again gives another answer, no training in between: dropout (or
+# another train-mode layer) still on at evaluation. vlfeat/matconvnet#512 (as posted; the answer
+# there was the network's test mode) and the same complaint as Chinese users write it; training
+# twice on the same data, or a result unlike a paper's, is another story.
+SAME_INPUT_DIFFERENT_OUTPUT = [
+    "different scores and testing errors for the same images",
+    "Hi, it's some time that I notice that the accuracy in a prediction is not the same making "
+    "more test for the same database and same network.",
+    "the same input gives different outputs every time at inference",
+    "每次用同一张图片测试，输出结果都不一样",
+    "同一个验证集评估两次准确率都不一样",
+]
+NOT_SAME_INPUT_DIFFERENT_OUTPUT = [
+    "training twice on the same data gives different results",
+    "用同一个数据集训练两次结果不一样",
+    "at test time the same image gives the same output",
+    "I evaluate on the same test set but the accuracy is different from the paper",
+    "在同一个测试集上测试，结果和论文不一样",
+]
+
+
+@pytest.mark.parametrize("sentence", SAME_INPUT_DIFFERENT_OUTPUT)
+def test_the_same_input_evaluated_twice_differs(sentence: str, index: Index) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "dropout-active-at-eval", sentence
+
+
+@pytest.mark.parametrize("sentence", NOT_SAME_INPUT_DIFFERENT_OUTPUT)
+def test_training_twice_or_a_papers_number_is_no_dropout_at_eval(
+    sentence: str, index: Index
+) -> None:
+    found = {m.entry.id for m in diagnose(sentence, index).matches}
+    assert "dropout-active-at-eval" not in found, found
