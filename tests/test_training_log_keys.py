@@ -19,7 +19,7 @@ from .test_symptoms import FORMATS, HEALTHY
 
 ROOT = Path(__file__).resolve().parent.parent
 # What _PAIR allows between a key and its value.
-_SEPARATOR = r"['\"]?\s*[:=]?\s*['\"]?"
+_SEPARATOR = r"\]?['\"]?\s*[:=]?\s*['\"]?[\[(]?"
 
 
 @pytest.mark.parametrize(("name", "pattern"), _KEYS, ids=[name for name, _ in _KEYS])
