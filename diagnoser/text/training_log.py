@@ -736,6 +736,13 @@ _KEY_WORD = compile_cached(r"[a-z0-9]+")
 _LOSS_WORDS = frozenset(
     ("loss", "nll", "bpd", "mse", "mae", "rmse", "l1", "l2", "ce", "xent", "kl", "kld", "cost")
 )
+# The words that name a GAN's models, or the discriminator's two terms
+_GAN_WORDS = frozenset(
+    (
+        *("gan", "d", "g", "gen", "dis", "disc", "adv", "critic", "generator", "discriminator"),
+        *("real", "fake"),
+    )
+)
 # Words of a name that say it is anything but the loss: the run's position and pace, a setting,
 # a score that rises as the model learns, a GAN's two models (each its own loss, not terms).
 _NOT_LOSS_WORDS = frozenset(
@@ -747,8 +754,7 @@ _NOT_LOSS_WORDS = frozenset(
         *("acc", "accuracy", "top", "precision", "recall", "f1", "map", "ap", "auc"),
         *("iou", "miou", "dice", "psnr", "ssim", "bleu", "rouge", "score", "reward", "best"),
         *("ppl", "perplexity", "mem", "memory", "gpu", "num", "count", "size", "n", "id"),
-        *("seed", "d", "g", "a", "gen", "dis", "disc", "adv", "critic", "generator"),
-        *("discriminator", "real", "fake"),
+        *("seed", "a", *_GAN_WORDS),
     )
 )
 _LONG_NOT_LOSS_WORDS = tuple(w for w in _NOT_LOSS_WORDS if len(w) > 4)
@@ -774,7 +780,11 @@ def _unnamed_loss(pairs: list[re.Match[str]]) -> dict[str, list[str]]:
     name's words and the value: a name made of loss words (`nll`, `L_total`, `closs`), or else
     the one value of the line that is neither a position, a setting, a score nor a count
     (`Epoch 3: Train_rf 4.855e-01  Memory 9.7%`). The values by the series they make (`loss`,
-    `val_loss`); several loss-word terms of one split add up to it."""
+    `val_loss`); several loss-word terms of one split add up to it. None in a GAN's line: its
+    names are the two models' losses and terms (`gan1`, `kld`, `real`, `fake1`), none the loss."""
+    keys = [_KEY_WORD.findall(m.group("key").lower()) for m in pairs]
+    if any(w.rstrip("0123456789") in _GAN_WORDS for words in keys for w in words):
+        return {}
     named: dict[str, list[str]] = {}
     other: dict[str, list[str]] = {}
     for m in pairs:
