@@ -22,6 +22,10 @@ from ..knowledge.regex_cache import compile_cached
 _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)"
 # Each pattern starts only where its first run can start ((?<!\s), (?<![\w./])): otherwise a
 # 50 KB run of spaces or letters is rescanned from each of its positions (quadratic).
+# A value's opening bracket, before a number with a fraction (`loss[4.99]`, where `data[0]` and
+# `size: (2 x 2)` are code and shapes); a round one only after the `=` or `:` that says the value
+# comes (`loss=(4.99)`)
+_VALUE_BRACKET = r"(?:(?:\[|(?<=[:=])\(|(?<=[:=]\s)\()(?=[-+]?(?:\d*\.\d|nan|inf)))?"
 _SEGMENTS = compile_cached(r"(?<!\s)\s*(?:\||,|;|\t| - | — )\s*")
 _PAIR = compile_cached(
     # the key or the value may stand in brackets: `[loss]: 4.99`, `loss[4.99]`, `loss=(4.99)`
@@ -29,7 +33,7 @@ _PAIR = compile_cached(
     # the time's: a key in round brackets names what the next number is not)
     r"(?<![\w./])(?P<open>\[)?(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){0,3}?)(?(open)\])"
     # one run of blanks or two around [:=]
-    rf"['\"]?\s*(?:[:=]\s*)?['\"]?[\[(]?(?P<value>{_NUM})(?!\]\s*[:=])"
+    rf"['\"]?\s*(?:[:=]\s*)?['\"]?{_VALUE_BRACKET}(?P<value>{_NUM})(?!\]\s*[:=])"
     r"(?:\s*(?P<unit>[KMG]i?B?|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
@@ -46,7 +50,7 @@ _KEY_THEN_NUMBER = compile_cached(
     # the blanks around an optional [:=] as two branches: `\s*[:=]?\s*` splits a run of blanks
     # every way and is quadratic on one
     r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)\]?['\"]?(?:\s*[:=]\s*|\s*)['\"]?"
-    r"[\[(]?[-+]?(?:nan|inf|\.?\d)"
+    rf"{_VALUE_BRACKET}[-+]?(?:nan|inf|\.?\d)"
 )
 # print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
 # (device=/dtype= beside it off the CPU): the number is the value, and a loss's grad_fn says it is
@@ -235,7 +239,7 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
         # a progress bar redrawn with \r: each drawing is a reading, as on the terminal
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")[:max_lines]
-    csv_header = _csv_header(lines[0]) if lines else None
+    csv_header = _csv_header(lines[0]) if lines and "," in lines[0] else None
     if csv_header is not None:
         _read_csv(lines, csv_header, log)
         return log
@@ -251,6 +255,8 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     bare: list[BareRow] = []  # rows of a table whose header was not pasted
     numeric: list[tuple[int, list[str]]] = []  # rows of numbers alone, a counter first
     for lineno, line in enumerate(lines, start=1):
+        if line.startswith('  File "'):
+            continue  # a traceback's frame: a path, a line number, a function; never a metric
         if gradients and _read_gradient(line, log):
             continue
         if "num_workers" in line and (named := _BENCH_WORKERS.match(line)):
