@@ -18,8 +18,10 @@ from diagnoser.text.training_log import _KEY_THEN_NUMBER, _KEYS, _NUM, canonical
 from .test_symptoms import FORMATS, HEALTHY
 
 ROOT = Path(__file__).resolve().parent.parent
-# What _PAIR allows between a key and its value.
-_SEPARATOR = r"['\"]?\s*[:=]?\s*['\"]?"
+# What _PAIR allows between a key and its value, and the bracket it allows before a number with a
+# fraction (`loss[4.99]`; a round one after [:=], `loss=(4.99)`).
+_SEPARATOR = r"\]?['\"]?\s*[:=]?\s*['\"]?"
+_FRACTION_OR_WORD = re.compile(r"^[-+]?(?:\d*\.\d|nan|inf)", re.IGNORECASE)
 
 
 @pytest.mark.parametrize(("name", "pattern"), _KEYS, ids=[name for name, _ in _KEYS])
@@ -32,6 +34,11 @@ def test_every_known_key_then_a_number_passes_the_pre_filter(
     key = key.upper() if data.draw(st.booleans()) else key  # logs print "Loss" and "GPU mem"
     separator = data.draw(st.from_regex(_SEPARATOR, fullmatch=True))
     number = data.draw(st.from_regex(re.compile(_NUM, re.IGNORECASE), fullmatch=True))
+    if _FRACTION_OR_WORD.match(number) and data.draw(st.booleans()):
+        said = separator[-1:] in (":", "=") or (
+            separator[-1:].isspace() and separator[-2:-1] in (":", "=")
+        )
+        separator += data.draw(st.sampled_from(["[", "("])) if said else "["
     assert canonical_key(key) == name
     segment = key + separator + number
     assert _KEY_THEN_NUMBER.search(segment.lower()), (name, segment)

@@ -22,10 +22,18 @@ from ..knowledge.regex_cache import compile_cached
 _NUM = r"[-+]?(?:nan|inf(?:inity)?|(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?)"
 # Each pattern starts only where its first run can start ((?<!\s), (?<![\w./])): otherwise a
 # 50 KB run of spaces or letters is rescanned from each of its positions (quadratic).
+# A value's opening bracket, before a number with a fraction (`loss[4.99]`, where `data[0]` and
+# `size: (2 x 2)` are code and shapes); a round one only after the `=` or `:` that says the value
+# comes (`loss=(4.99)`)
+_VALUE_BRACKET = r"(?:(?:\[|(?<=[:=])\(|(?<=[:=]\s)\()(?=[-+]?(?:\d*\.\d|nan|inf)))?"
 _SEGMENTS = compile_cached(r"(?<!\s)\s*(?:\||,|;|\t| - | — )\s*")
 _PAIR = compile_cached(
-    r"(?<![\w./])(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){0,3}?)"
-    rf"['\"]?\s*(?:[:=]\s*)?['\"]?(?P<value>{_NUM})"  # one run of blanks or two around [:=]
+    # the key or the value may stand in brackets: `[loss]: 4.99`, `loss[4.99]`, `loss=(4.99)`
+    # (not `acc[0]: 0.5`, an index then the value; not `time (data): 0.36`, where the 0.36 is
+    # the time's: a key in round brackets names what the next number is not)
+    r"(?<![\w./])(?P<open>\[)?(?P<key>[A-Za-z][\w./]*(?: [A-Za-z][\w./]*){0,3}?)(?(open)\])"
+    # one run of blanks or two around [:=]
+    rf"['\"]?\s*(?:[:=]\s*)?['\"]?{_VALUE_BRACKET}(?P<value>{_NUM})(?!\]\s*[:=])"
     r"(?:\s*(?P<unit>[KMG]i?B?|ms|s|%))?(?![\w.])",
     re.IGNORECASE,
 )
@@ -36,13 +44,13 @@ _PAIR = compile_cached(
 # by their first letter: at each position the engine tries one group, not every word. (An
 # Aho-Corasick pass over the words is faster still, but importing it costs a cold start more.)
 _KEY_THEN_NUMBER = compile_cached(
-    r"(?:a(?:ccuracy|cc|llocated)|b(?:ackward|wd|s)|compute|data|epoch|forward|gpu"
+    r"(?:a(?:ccuracy|ccu|cc|llocated)|b(?:ackward|wd|s)|compute|data|epoch|forward|gpu"
     r"|l(?:oading|oad|oss(?:[_.][a-z0-9]{1,8}){0,3}|ogging)|m(?:emory|em|etrics?|odel)|norm"
     r"|optim(?:izer)?|reserved"
     # the blanks around an optional [:=] as two branches: `\s*[:=]?\s*` splits a run of blanks
     # every way and is quadratic on one
-    r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)['\"]?(?:\s*[:=]\s*|\s*)['\"]?"
-    r"[-+]?(?:nan|inf|\.?\d)"
+    r"|r(?:am|ss)|s(?:ize|tep)|time|u(?:pdate|sed)|/it)\]?['\"]?(?:\s*[:=]\s*|\s*)['\"]?"
+    rf"{_VALUE_BRACKET}[-+]?(?:nan|inf|\.?\d)"
 )
 # print(loss) and f"loss: {loss}" show a 0-d tensor as `tensor(0.6931, grad_fn=<NllLossBackward0>)`
 # (device=/dtype= beside it off the CPU): the number is the value, and a loss's grad_fn says it is
@@ -81,9 +89,13 @@ _WATCH_STEP = compile_cached(r"^\s*step (?P<step>\d{1,12})\b")
 # a term's name: words joined by "_" or "." with "loss" among them ("s0.loss_cls", "box_loss"),
 # each word short (the pre-filter below reads the words after "loss" as this does)
 _PART_OF_LOSS = (
-    # not a GAN's model's loss, nor the whole loss by another of its names (total_loss, val_loss)
-    r"(?!(?:d|g|gen|disc|adv|critic|generator|discriminator|mean|avg|average|epoch|running|total"
-    r"|train|training|val|valid|validation|eval|dev|test)[_.]loss$|loss[_.](?:d|g|step|epoch)$)"
+    # not a GAN's model's loss (a word of its name says which model or which of the
+    # discriminator's two terms: loss_dis, g_adv_loss, loss_D_fake): each model has its own
+    r"(?![a-z0-9_.]*?(?<![a-z0-9])(?:d|g|dis|disc|gen|adv|critic|generator|discriminator|real"
+    r"|fake)(?![a-z0-9]))"
+    # nor the whole loss by another of its names (total_loss, val_loss)
+    r"(?!(?:mean|avg|average|epoch|running|total"
+    r"|train|training|val|valid|validation|eval|dev|test)[_.]loss$|loss[_.](?:step|epoch)$)"
     r"(?:(?:[a-z0-9]{1,8}[_.]){1,3}loss(?:[_.][a-z0-9]{1,8}){0,3}|loss(?:[_.][a-z0-9]{1,8}){1,3})"
 )
 _KEYS: list[tuple[str, re.Pattern[str]]] = [
@@ -97,12 +109,13 @@ _KEYS: list[tuple[str, re.Pattern[str]]] = [
     (
         "loss",
         compile_cached(
-            r"^(?:(?:mean|avg|average|epoch|running|total)[ _])?(?:train(?:ing)?[ _/-]?)?"
+            r"^(?:(?:mean|avg|average|epoch|running|total|tot)[ _])?(?:train(?:ing)?[ _/-]?)?"
             r"loss(?:[_/](?:step|epoch))?$"
         ),
     ),
-    ("val_acc", compile_cached(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:uracy)?$")),
-    ("acc", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?acc(?:uracy)?$")),
+    # (`Accu`: accuracy cut short)
+    ("val_acc", compile_cached(r"^(?:val(?:id(?:ation)?)?|eval|dev|test)[ _/-]?acc(?:u|uracy)?$")),
+    ("acc", compile_cached(r"^(?:train(?:ing)?[ _/-]?)?acc(?:u|uracy)?$")),
     ("grad_norm", compile_cached(r"^(?:grad(?:ient)?[ _]?norm|total[ _]norm|gnorm)$")),
     (
         "memory",
@@ -227,8 +240,11 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     # regexes.
     gradients = "grad" in text.lower() or "梯度" in text
     steps: dict[str, int] = {}  # each watched model's last step (_watched_model)
+    if "\r" in text:
+        # a progress bar redrawn with \r: each drawing is a reading, as on the terminal
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")[:max_lines]
-    csv_header = _csv_header(lines[0]) if lines else None
+    csv_header = _csv_header(lines[0]) if lines and "," in lines[0] else None
     if csv_header is not None:
         _read_csv(lines, csv_header, log)
         return log
@@ -244,6 +260,8 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     bare: list[BareRow] = []  # rows of a table whose header was not pasted
     numeric: list[tuple[int, list[str]]] = []  # rows of numbers alone, a counter first
     for lineno, line in enumerate(lines, start=1):
+        if line.startswith('  File "'):
+            continue  # a traceback's frame: a path, a line number, a function; never a metric
         if gradients and _read_gradient(line, log):
             continue
         if "num_workers" in line and (named := _BENCH_WORKERS.match(line)):
@@ -271,6 +289,8 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
             epoch_above = int(alone.group(1))
             continue
         cells = _cells(line)
+        if len(cells) >= 3 and len(cells[0]) >= 19 and _TIMESTAMP.fullmatch(cells[0]):
+            cells = cells[1:]  # a row stamped with its time (a CI runner's log, `docker logs`)
         if header and len(cells) == len(header) and all(_CELL_VALUE.match(c) for c in cells):
             _read_row(cells, header, lineno, log)
             continue
@@ -388,7 +408,7 @@ _EPOCH_ALONE = compile_cached(r"^\s*epoch\s+(\d+)\s*/\s*\d+\s*$", re.IGNORECASE)
 # "验证集损失".
 _ZH_KEY = compile_cached(
     r"第[^\S\n]{0,3}(?P<epoch>\d{1,9})[^\S\n]{0,3}(?:轮|个[^\S\n]{0,3}epoch)"
-    r"|(?:(?P<split>训练集?|验证集?|测试集?)[^\S\n]{0,3})?"
+    r"|(?:(?P<split>训练集?|验证集?|测试集?|判别器|鉴别器|生成器)[^\S\n]{0,3})?"
     r"(?P<what>损失值?|准确率|正确率|显存占用|显存|梯度范数)"
     r"|(?P<colon>：)"
 )
@@ -402,9 +422,14 @@ def _in_english(m: re.Match[str]) -> str:
         return ": "
     what = _ZH_WHAT[m.group("what")[:2]]
     split = m.group("split") or ""
-    return f" {'val_' if split[:1] in ('验', '测') else ''}{what} "
+    # a GAN's two models' losses (判别器损失, 生成器损失) by the names a line in English gives them
+    prefix = {"验": "val_", "测": "val_", "判": "d_", "鉴": "d_", "生": "g_"}.get(split[:1], "")
+    return f" {prefix}{what} "
 
 
+_TIMESTAMP = compile_cached(
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
+)
 _LONE_NUMBER = compile_cached(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _TABLE_RULE = compile_cached(r"^[\s|:+=-]+$")
 _INTEGER = compile_cached(r"^\d+$")
@@ -524,6 +549,8 @@ def _cell_value(cell: str, name: str) -> float | None:
         return None
     value = _number(m.group("num"))
     unit = (m.group("unit") or "").lower()
+    if name == "memory" and unit == "%":
+        return None  # a share of the memory (`mem 45%`), not an amount of it
     return value * _TO_MB[unit] if name == "memory" and unit in _TO_MB else value
 
 
@@ -674,9 +701,13 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
                 unknown.append(m)
             if name is None or name in found:
                 continue
+            unit = (m.group("unit") or "").lower()
+            if name == "memory" and unit == "%":
+                continue  # `Memory 9.7%`: a share of the memory, not an amount of it
+            if name == "batch_size" and not _INTEGER.match(m.group("value")):
+                continue  # a batch of 0.959 samples: whatever it is, no batch size
             value = _number(m.group("value"))
             _note_decimals(log, name, m.group("value"))
-            unit = (m.group("unit") or "").lower()
             if name == "memory" and unit in _TO_MB:
                 value *= _TO_MB[unit]
             if name.endswith("_time") and unit == "ms":
@@ -716,6 +747,13 @@ _KEY_WORD = compile_cached(r"[a-z0-9]+")
 _LOSS_WORDS = frozenset(
     ("loss", "nll", "bpd", "mse", "mae", "rmse", "l1", "l2", "ce", "xent", "kl", "kld", "cost")
 )
+# The words that name a GAN's models, or the discriminator's two terms
+_GAN_WORDS = frozenset(
+    (
+        *("gan", "d", "g", "gen", "dis", "disc", "adv", "critic", "generator", "discriminator"),
+        *("real", "fake"),
+    )
+)
 # Words of a name that say it is anything but the loss: the run's position and pace, a setting,
 # a score that rises as the model learns, a GAN's two models (each its own loss, not terms).
 _NOT_LOSS_WORDS = frozenset(
@@ -727,9 +765,10 @@ _NOT_LOSS_WORDS = frozenset(
         *("acc", "accuracy", "top", "precision", "recall", "f1", "map", "ap", "auc"),
         *("iou", "miou", "dice", "psnr", "ssim", "bleu", "rouge", "score", "reward", "best"),
         *("ppl", "perplexity", "mem", "memory", "gpu", "num", "count", "size", "n", "id"),
-        *("seed", "d", "g", "a", "gen", "disc", "adv", "critic", "generator", "discriminator"),
+        *("seed", "a", *_GAN_WORDS),
     )
 )
+_LONG_NOT_LOSS_WORDS = tuple(w for w in _NOT_LOSS_WORDS if len(w) > 4)
 _SPLIT_WORDS = {"val": "val_loss", "valid": "val_loss", "validation": "val_loss"}
 _SPLIT_WORDS |= {"eval": "val_loss", "test": "val_loss", "dev": "val_loss", "train": "loss"}
 # What a number is counted in when a word follows it: "took 12.5 seconds", "3.2 samples/s".
@@ -740,12 +779,23 @@ _COUNTED_IN = compile_cached(
 )
 
 
+def _not_loss_word(word: str) -> bool:
+    word = word.rstrip("0123456789")
+    return word in _NOT_LOSS_WORDS or (
+        len(word) >= 4 and any(w.startswith(word) for w in _LONG_NOT_LOSS_WORDS)
+    )
+
+
 def _unnamed_loss(pairs: list[re.Match[str]]) -> dict[str, list[str]]:
     """The loss among the pairs of a counter-led line whose names no list holds, decided by the
     name's words and the value: a name made of loss words (`nll`, `L_total`, `closs`), or else
     the one value of the line that is neither a position, a setting, a score nor a count
     (`Epoch 3: Train_rf 4.855e-01  Memory 9.7%`). The values by the series they make (`loss`,
-    `val_loss`); several loss-word terms of one split add up to it."""
+    `val_loss`); several loss-word terms of one split add up to it. None in a GAN's line: its
+    names are the two models' losses and terms (`gan1`, `kld`, `real`, `fake1`), none the loss."""
+    keys = [_KEY_WORD.findall(m.group("key").lower()) for m in pairs]
+    if any(w.rstrip("0123456789") in _GAN_WORDS for words in keys for w in words):
+        return {}
     named: dict[str, list[str]] = {}
     other: dict[str, list[str]] = {}
     for m in pairs:
@@ -756,8 +806,9 @@ def _unnamed_loss(pairs: list[re.Match[str]]) -> dict[str, list[str]]:
             continue
         low = key.lower()
         words = _KEY_WORD.findall(low)
-        # (a score with its threshold or rank, `mAP50`, `top5`, is the score)
-        if not words or any(w.rstrip("0123456789") in _NOT_LOSS_WORDS for w in words):
+        # (a score with its threshold or rank, `mAP50`, `top5`, is the score; `accu`, `prec`: a
+        # word cut short is the word)
+        if not words or any(map(_not_loss_word, words)):
             continue
         series = next((_SPLIT_WORDS[w] for w in words if w in _SPLIT_WORDS), "loss")
         rest = [w for w in words if w not in _SPLIT_WORDS]
