@@ -500,6 +500,18 @@ SAID = [
         " utilization rate of GPU, namely about 11% and  the utilization rate of CPU is about"
         " 110%.",
     ),
+    # Rudrabha/Wav2Lip#29
+    ("slow-training-dataloader", "high memory usage but low volatile gpu-util"),
+    # a GPU at 0 between bursts to 100% waits for its batches: not compute-bound
+    (
+        "slow-training-dataloader",  # PaddlePaddle/PaddleX#1609
+        "在用pp-yolov2训练时设置batch_size=8,训练过程中显存占用20G，但是显卡占用长时间为0，然后突然跳到"
+        "100%，整个训练非常慢。",
+    ),
+    (
+        "slow-training-dataloader",  # mozilla/DeepSpeech#1468
+        "Starting batch slow.. GPU Utilization from 0 to 100% in each batch",
+    ),
     # CUDA said to be unusable: the install's problem, whatever the GPU's utilisation shows
     (
         "cuda-not-compiled",  # augmentedstartups/yolov3workflow#7
