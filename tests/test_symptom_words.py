@@ -564,6 +564,23 @@ SAID = [
         "Why are model.eval() and model.train() different after the same epoch?Which result should"
         " we rely on?",
     ),
+    # magicleap/SuperGluePretrainedNetwork#77, its title and body
+    ("train-eval-mismatch", "performance highly degraded when model.eval() in test phase"),
+    (
+        "train-eval-mismatch",
+        "however, after training, I load the model weights , and execute model.eval() on my"
+        " data(testingand training data), the performance highly degraded, but the when I execute"
+        " model.train() on my data, the results become better again.",
+    ),
+    (
+        "train-eval-mismatch",  # lofrienger/S2ME#8
+        "When I set eval(), the model performs very poorly. On the contrary, it performs normally",
+    ),
+    (
+        "train-eval-mismatch",  # pengsongyou/openscene#20
+        "But when I run the 'evaluate.py', the performance will drop to 25.0 miou with"
+        " model.eval().",
+    ),
     # weights that do not move, and the gradients found None beside them (the cause first)
     # pytorch/pytorch#3358
     ("optimizer-step-no-update", "Weights won't update during backpropogation"),
@@ -571,6 +588,8 @@ SAID = [
     ("optimizer-step-no-update", "loss.backward() can't update model parameters"),
     ("optimizer-step-no-update", "model weight not update"),  # huggingface/open-r1#295
     ("optimizer-step-no-update", "step后权值没有更新"),  # midasklr/yolov5prune#122
+    # yaoyao-liu/class-incremental-learning#4
+    ("gradient-none", "Gradient of self.mnemonics is None after backward in mnemonics_train.py"),
     (
         "gradient-none",  # pytorch/pytorch#40983's body
         "the problem is that the layers' parameters remain unchanged during training. Further, I"
@@ -710,6 +729,7 @@ NOT_SAID = [
     "Hi, i notice that the network is set to train mode in evaluate function. Is that a special"
     " setting? Does this line affect the results of evaluation?",  # BCV-Uniandes/DMS#30
     "Is there a difference between model.eval() and torch.no_grad()?",
+    "the eval ap lower than the train ap",  # zeliu98/Group-Free-3D#21: the cause not said
     "I can't fit the training set in GPU memory",
     "with a batch size of 128, the model barely fits in GPU memory",
     "the GPU is only used for inference",
