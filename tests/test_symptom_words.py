@@ -609,6 +609,16 @@ SAID = [
     ),
     # xuanjihe/speech-emotion-recognition#33
     ("overfitting", "train loss 下降，但valid loss 有下小降，然后大幅上升"),
+    # runs that end elsewhere, in a learner's words
+    (
+        "results-not-reproducible",  # MIC-DKFZ/nnUNet#1184
+        "When train the model sevral times, I find that the training results are not fixed.",
+    ),
+    (
+        "results-not-reproducible",  # autoliuweijie/K-BERT#37
+        "想请教一下指定了随机种子后（默认是seed=7），训练的结果（包括每一步的损失和ACC）还是有一定的随机性，"
+        "这是为什么呢？",
+    ),
     # GPU memory that grows "up to" the out-of-memory error
     (
         "gpu-memory-leak",  # liyiying/Feature_Critic#9
@@ -730,6 +740,8 @@ NOT_SAID = [
     " setting? Does this line affect the results of evaluation?",  # BCV-Uniandes/DMS#30
     "Is there a difference between model.eval() and torch.no_grad()?",
     "the eval ap lower than the train ap",  # zeliu98/Group-Free-3D#21: the cause not said
+    "the bug is not fixed after several times of retrying",
+    "随机种子会影响数据增强的随机性",
     "I can't fit the training set in GPU memory",
     "with a batch size of 128, the model barely fits in GPU memory",
     "the GPU is only used for inference",
