@@ -475,6 +475,155 @@ SAID = [
     ),
     ("slow-training-dataloader", "Long load time (CPU/HDD bottleneck)"),
     ("slow-training-dataloader", "I seem to be having extremely long load time during training."),
+    # Titles and first lines of public issues, as written, missed or answered wrongly (issue 23's
+    # fifth round of users' words).
+    # A GPU said to be hardly used, or its share given without the word "utilisation":
+    # lucidrains/stylegan2-pytorch#28
+    ("slow-training-dataloader", "Training not using much of GPU? Is this normal?"),
+    ("slow-training-dataloader", "Super low GPU/CPU usage while training"),  # zju3dv/ENeRF#40
+    (
+        "slow-training-dataloader",  # BerkeleyAutomation/sd-maskrcnn#30
+        "I am monitoring CPU and GPU usage, sometimes CPU reaches 100%, but GPU between 1-15%. Why"
+        " am I not able to use GPU fully?",
+    ),
+    (
+        "slow-training-dataloader",  # sml2h3/captcha_trainer_pytorch#2
+        "开始训练之后cpu使用率大幅提升，GPU只有20% 感觉训练的有些慢。",
+    ),
+    (
+        "slow-training-dataloader",  # MaybeShewill-CV/CRNN_Tensorflow#16
+        "GPU内存用了4G但是使用率却是0，难怪训练这么慢",
+    ),
+    (
+        "slow-training-dataloader",  # zhiguowang/BiMPM#34
+        "When I trained the model with GPU and the training data is very bigger,  I found low"
+        " utilization rate of GPU, namely about 11% and  the utilization rate of CPU is about"
+        " 110%.",
+    ),
+    # Rudrabha/Wav2Lip#29
+    ("slow-training-dataloader", "high memory usage but low volatile gpu-util"),
+    # a GPU at 0 between bursts to 100% waits for its batches: not compute-bound
+    (
+        "slow-training-dataloader",  # PaddlePaddle/PaddleX#1609
+        "在用pp-yolov2训练时设置batch_size=8,训练过程中显存占用20G，但是显卡占用长时间为0，然后突然跳到"
+        "100%，整个训练非常慢。",
+    ),
+    (
+        "slow-training-dataloader",  # mozilla/DeepSpeech#1468
+        "Starting batch slow.. GPU Utilization from 0 to 100% in each batch",
+    ),
+    # CUDA said to be unusable: the install's problem, whatever the GPU's utilisation shows
+    (
+        "cuda-not-compiled",  # augmentedstartups/yolov3workflow#7
+        "But while running the detection, I check the output of torch.cuda.is_available() which is"
+        " returning false and also checked the GPU utilization is 0-1% so GPU is not being used.",
+    ),
+    (
+        "cuda-not-compiled",  # Demfier/multimodal-speech-emotion-recognition#22
+        "Now I'm switching to GPU but after installing drivers still torch.cuda.is_available() is"
+        " false",
+    ),
+    (
+        "cuda-not-compiled",  # pyg-team/pytorch_geometric#738
+        "I have installed pytorch1.3.0 successfully, but print (torch.cuda.is_available) is False,"
+        " how can I solve this problem?",
+    ),
+    (
+        "cuda-not-compiled",  # AstarLight/Lets_OCR#40
+        "训练时torch.cuda.is_available()=False,我自己建一个python文件导入torch之后"
+        "torch.cuda.is_available()=True",
+    ),
+    # babysor/MockingBird#394
+    ("cuda-not-compiled", "import torch正常，torch.cuda.is_available()返回False怎么办"),
+    (
+        "cuda-not-compiled",  # ubicomplab/rPPG-Toolbox#177
+        "After setup and requirements installation torch.cuda.is_available() is False",
+    ),
+    # a model weak on its own training data
+    ("underfitting", "Low training accuracy"),  # rowanz/r2c#39
+    # evaluation mode said to be the difference
+    (
+        "train-eval-mismatch",  # raymon-tian/hourglass-facekeypoints-detection#2
+        "When I trained hg model using 300w datasets, and the training result showed is good, but"
+        " is worse when I use eval mode. Maybe it's because of the bn layer.",
+    ),
+    (
+        "train-eval-mismatch",  # the same issue, a later comment
+        "After finishing training, if I set the net to eval, then output of the net seems to be"
+        " much more worse than the train mode",
+    ),
+    # kamenbliznashki/normalizing_flows#13
+    ("train-eval-mismatch", "Model behaving differently in train and eval modes"),
+    (
+        "train-eval-mismatch",  # the same issue's first line
+        "I am getting very different loss when I switch the model from eval() mode to train() mode"
+        " or vice versa.",
+    ),
+    (
+        "train-eval-mismatch",  # facebookresearch/VideoPose3D#113
+        "Why are model.eval() and model.train() different after the same epoch?Which result should"
+        " we rely on?",
+    ),
+    # magicleap/SuperGluePretrainedNetwork#77, its title and body
+    ("train-eval-mismatch", "performance highly degraded when model.eval() in test phase"),
+    (
+        "train-eval-mismatch",
+        "however, after training, I load the model weights , and execute model.eval() on my"
+        " data(testingand training data), the performance highly degraded, but the when I execute"
+        " model.train() on my data, the results become better again.",
+    ),
+    (
+        "train-eval-mismatch",  # lofrienger/S2ME#8
+        "When I set eval(), the model performs very poorly. On the contrary, it performs normally",
+    ),
+    (
+        "train-eval-mismatch",  # pengsongyou/openscene#20
+        "But when I run the 'evaluate.py', the performance will drop to 25.0 miou with"
+        " model.eval().",
+    ),
+    # weights that do not move, and the gradients found None beside them (the cause first)
+    # pytorch/pytorch#3358
+    ("optimizer-step-no-update", "Weights won't update during backpropogation"),
+    # pytorch/pytorch#40983
+    ("optimizer-step-no-update", "loss.backward() can't update model parameters"),
+    ("optimizer-step-no-update", "model weight not update"),  # huggingface/open-r1#295
+    ("optimizer-step-no-update", "step后权值没有更新"),  # midasklr/yolov5prune#122
+    # yaoyao-liu/class-incremental-learning#4
+    ("gradient-none", "Gradient of self.mnemonics is None after backward in mnemonics_train.py"),
+    (
+        "gradient-none",  # pytorch/pytorch#40983's body
+        "the problem is that the layers' parameters remain unchanged during training. Further, I"
+        " check the gradients of some variables (e.g. self.model.readout, x, edge_attr) after"
+        " loss.backward,  and all of these turn out to be None.",
+    ),
+    # the validation loss rising, in a learner's words
+    (
+        "overfitting",  # adamklec/copynet#7
+        "Why is my loss in the verification set going up but my loss in the training set going"
+        " down",
+    ),
+    (
+        "overfitting",  # the same issue's body
+        "after i run your code in my dataset，i found the va_loss is going up ，but train loss is"
+        " going down.",
+    ),
+    # xuanjihe/speech-emotion-recognition#33
+    ("overfitting", "train loss 下降，但valid loss 有下小降，然后大幅上升"),
+    # runs that end elsewhere, in a learner's words
+    (
+        "results-not-reproducible",  # MIC-DKFZ/nnUNet#1184
+        "When train the model sevral times, I find that the training results are not fixed.",
+    ),
+    (
+        "results-not-reproducible",  # autoliuweijie/K-BERT#37
+        "想请教一下指定了随机种子后（默认是seed=7），训练的结果（包括每一步的损失和ACC）还是有一定的随机性，"
+        "这是为什么呢？",
+    ),
+    # GPU memory that grows "up to" the out-of-memory error
+    (
+        "gpu-memory-leak",  # liyiying/Feature_Critic#9
+        "When I train the model using this code, the GPU memory increases up to out of memory.",
+    ),
 ]
 
 
@@ -580,6 +729,22 @@ NOT_SAID = [
     "GPU 利用率 100%，训练速度正常",
     "the data pipeline provides batches in time, GPU util is 98%",
     "the cpu is not fast enough for inference so I use the GPU",
+    # near misses of the fifth round: CUDA said to be available, the call inside code, evaluation
+    # mode asked about rather than blamed, the training data that does not fit in memory, a GPU
+    # that barely fits the model
+    # syorami/DDC-transfer-learning#3
+    'why this program is not using my gpu? but "torch.cuda.is_available" is true',
+    "`test.py` and `train.py` always return `cuda = True` because boolean is reflecting function"
+    " presence rather than cuda presence.",  # eriklindernoren/PyTorch-YOLOv3#35
+    "Hi, i notice that the network is set to train mode in evaluate function. Is that a special"
+    " setting? Does this line affect the results of evaluation?",  # BCV-Uniandes/DMS#30
+    "Is there a difference between model.eval() and torch.no_grad()?",
+    "the eval ap lower than the train ap",  # zeliu98/Group-Free-3D#21: the cause not said
+    "the bug is not fixed after several times of retrying",
+    "随机种子会影响数据增强的随机性",
+    "I can't fit the training set in GPU memory",
+    "with a batch size of 128, the model barely fits in GPU memory",
+    "the GPU is only used for inference",
 ]
 
 
@@ -925,3 +1090,14 @@ def test_training_twice_or_a_papers_number_is_no_dropout_at_eval(
 ) -> None:
     found = {m.entry.id for m in diagnose(sentence, index).matches}
     assert "dropout-active-at-eval" not in found, found
+
+
+def test_a_typo_kept_in_a_phrase_is_no_word_to_correct_towards(index: Index) -> None:
+    """gpu-memory-leak quotes "untill" as users write it; "utill" (GPU-Util) is no misspelling of
+    it: corrected towards it, "gpu utill 0" lost the GPU's utilisation."""
+    assert "untill" in index.vocabulary and "until" in index.vocabulary
+    assert normalise("gpu utill 0 during training", index.vocabulary) == (
+        "gpu utill 0 during training"
+    )
+    best = diagnose("gpu utill 0 during training", index).best
+    assert best is not None and best.entry.id == "slow-training-dataloader"

@@ -124,6 +124,8 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     symptoms.normalise leaves it."""
     if newer_torch_worked(sentence):
         return _torch_too_old(index)
+    if cuda_said_unavailable(sentence):
+        return _cuda_unavailable(index)
     covered = _covered(sentence, index)
     most = max(map(len, covered.values()), default=0)
     tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
@@ -146,6 +148,10 @@ def retold_beyond(sentence: str, index: Index, named: set[str]) -> set[str]:
         return set()
     covered = _covered(sentence, index)
     (entry_id,) = retold
+    if entry_id not in covered:
+        return (
+            set()
+        )  # retold by what it says happened (a newer torch, CUDA unavailable), no concept
     most = len(covered[entry_id])
     return retold if all(len(covered.get(n, ())) < most for n in named) else set()
 
@@ -301,6 +307,41 @@ def newer_torch_worked(sentence: str) -> bool:
 def _torch_too_old(index: Index) -> set[str]:
     """The error entries that a phrase of their own names as an installed torch too old."""
     own = compile_cached(r"(?:py)?torch[^\n]{0,20}?(?:too old|太旧|太低|过低)")
+    return {
+        e.id
+        for e in index.entries
+        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
+    }
+
+
+# CUDA said to be unusable in the user's words rather than torch's: "torch.cuda.is_available()
+# returns False", "is_available() is false", "torch.cuda.is_available()=False", "CUDA isn't
+# available", "is_available()返回False", "CUDA 不可用". A result of True, or the call inside code
+# ("cuda = True if torch.cuda.is_available else False"), says nothing of the kind; GPUs said not
+# to be seen or available ("torch cannot see the gpu", "no CUDA GPUs are available") are
+# no-cuda-gpus's own phrases: a machine whose GPU is hidden or absent.
+_IS_AVAILABLE_FALSE = (
+    r"\bis_?\s?available\b(?:\s*\(\s*\))?[)`'\"]*\s*(?:(?:is|returns?|returning|returned|was|"
+    r"still|gives?|shows?|outputs?|prints?|which|that|it)\s+|[=:]\s*){1,4}[`'\"]?false\b"
+    r"|is_?available\S{0,4}\s*(?:返回|输出|显示|为|是|=)\s*false"
+)
+_CUDA_UNAVAILABLE = compile_cached(
+    _IS_AVAILABLE_FALSE + r"|\bcuda\s+(?:is\s+not|isn['’]t|not|is\s+un)\s*available\b"
+    r"|(?:cuda|gpu)\s*不可用"
+)
+
+
+def cuda_said_unavailable(sentence: str) -> bool:
+    """The sentence says torch cannot use CUDA on this machine (see above)."""
+    return ("avail" in sentence or "torch" in sentence or "不可用" in sentence) and (
+        _CUDA_UNAVAILABLE.search(sentence) is not None
+    )
+
+
+@cache
+def _cuda_unavailable(index: Index) -> set[str]:
+    """The error entries that a phrase of their own names as torch.cuda.is_available() False."""
+    own = compile_cached(_IS_AVAILABLE_FALSE)
     return {
         e.id
         for e in index.entries

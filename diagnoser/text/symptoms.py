@@ -696,9 +696,17 @@ def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
     """A typo keeps its first letter and most of the rest; "never" is no typo of "every"."""
     from ..knowledge.fuzzy import fuzz, process
 
-    candidates = [v for v in vocabulary if _may_be_typo_of(word, v)]
+    candidates = [
+        v for v in vocabulary if _may_be_typo_of(word, v) and not _kept_typo(v, vocabulary)
+    ]
     hit = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85)
     return hit[0] if hit else None
+
+
+def _kept_typo(word: str, vocabulary: frozenset[str]) -> bool:
+    """A vocabulary word that is another one with its last letter doubled ("untill"): a typo a
+    phrase quotes as users write it, no word to correct towards ("gpu utill 0" is no "untill")."""
+    return len(word) > 4 and word[-1] == word[-2] and word[:-1] in vocabulary
 
 
 def _may_be_typo_of(word: str, other: str) -> bool:
