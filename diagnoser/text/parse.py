@@ -281,9 +281,10 @@ def parse(text: str) -> Trace:
         errors.extend(_tagged(e, kind) if e.kind == "exception" else e for e in found)
     if not errors and text.strip():
         errors.append(Error(None, text.strip()[:MAX_MESSAGE]))
-    elif headerless and not any(e.exc_type for e in errors):
-        # Frames with no header and no exception line: what came before them (a warning's
-        # own wording) may be what names the problem, so the whole text is read too.
+    elif not any(e.exc_type for e in errors) and (headerless or all(e.is_cut_off for e in errors)):
+        # Frames with no header, or tracebacks all cut before their exception line: what came
+        # before them (a warning's own wording, a title that names the error, "CUDA error 700")
+        # may be what names the problem, so the whole text is read too.
         errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE]))
     return Trace(tuple(_dedupe(errors)), text)
 
