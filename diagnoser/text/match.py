@@ -49,7 +49,7 @@ _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
 # A symptom named only as a guess the user asks about ("Is my model overfitting.", "does that
 # mean the model is not learning?", "是不是过拟合了") is what they fear, not what they saw: below
-# anything the text reports (a phrase, a paraphrase), still an answer when nothing else is said.
+# anything the text reports (a phrase, a paraphrase), and no answer when nothing else is said.
 _GUESSED_SCORE = 78
 # A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
 # itself, not a value: masking turns it into a number like any other, so the fuzzy stage
@@ -664,6 +664,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             named = set()
     guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
     denied = _only_denied(text, named | described | retold, index) if sentence else set()
+    # a post about a run that hangs names other problems only in passing
+    aside = _beside_a_hang(said, named | described | retold, index) if sentence else set()
     out = []
     # Only a symptom entry matches a log, or a sentence that names no entry; the entries the
     # sentence names or describes, in the knowledge base's order, and no other is read.
@@ -677,6 +679,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             continue  # the sentence says nothing of it (its patterns are read only when it does)
         elif entry.id in denied:
             continue  # named only where the text rules it out: scored as if not named
+        elif entry.id in aside:
+            continue  # said only beside the hang the post is about
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
         elif entry.kind == "error" and other_framework(said):
@@ -703,7 +707,14 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
 def _guesses_below_the_log(found: list[Match]) -> list[Match]:
     """A guess ranks below what the pasted log shows, however few its readings (three identical
     epochs under "it seems that there is a gradient vanishing issue"): the numbers are the
-    report. Said as a phrase from here on, like any other sentence's answer."""
+    report. Said as a phrase from here on, like any other sentence's answer.
+
+    A guess is no answer on its own: where the post reports nothing an entry explains ("the
+    results were very poor ... looks like the model is not converging", "效果不好 ... 我觉得是过拟合",
+    "worse than the test results. A bit underfitting"), the writer's belief is all there is, and
+    on the real posts it was wrong each time it came first (3 of 3 in the six read sets)."""
+    if all(m.method == "guess" for m in found):
+        return []
     shown = [m.score for m in found if m.method == "log"]
     ceiling = min(shown) - 1 if shown else _GUESSED_SCORE
     return [
@@ -725,6 +736,42 @@ def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
         return set()
     plain = guess.sub(" ", text)
     return found - _said(hedge.sub(" ", plain) if hedged else plain, found, index)
+
+
+# A run that hangs, as a post's subject says it: the training, program or process hangs, freezes
+# or is stuck (at a step, an epoch, a count), 训练/程序/多卡…卡住/卡死/不动了. Not a metric that is
+# stuck ("the loss is stuck at 0.69", "loss卡住"): that is a symptom of its own.
+_HANG = (
+    r"(?i)\b(?:training|train|process(?:es)?|program|script|job|code|run|it|hvd|horovod)\b"
+    r"(?:(?!\b(?:loss|accuracy|acc|metric)\b)[^\n.!?]){0,30}?"
+    r"\b(?:hangs?|hung|hanging|freezes|froze|frozen|(?:is|gets?|got|has\s+been|have\s+been|was|been)"
+    r"\s+stuck)\b"
+    r"|^[^\S\n]*(?:hangs?|hanging|stuck)\b"
+    r"|\bstuck\s+(?:at|in|on)\s+(?:[\[【(]?\d+\s*/\s*\d+|(?:the\s+)?(?:epoch|step|iter\w*|batch)\b)"
+    r"|(?:训练|程序|进程|服务器|代码|运行|多卡|单卡|多机|epoch|step|iter|batch|轮|^)"
+    r"(?:(?!loss|损失|准确率|精度|acc)[^\n。！？，,]){0,12}?(?:卡死|卡住|卡主|不动了)"
+)
+
+
+def _beside_a_hang(said: str, found: set[str], index: Index) -> set[str]:
+    """The entries of `found` a post whose subject (its title and first sentence) is a run that
+    hangs says only further on: an OOM remarked in passing ("num_workers设置为8（oom）、设置为4、1、0
+    都会卡住"), a warning or a loss value in the pasted log. A hang with no message is no entry's
+    (a deadlock, a collective waiting for a rank, a dead worker): what else the post mentions is
+    not why it hangs. What the subject itself says stays."""
+    if not found:
+        return set()
+    lines = [line for line in said.split("\n", 8)[:8] if line.strip()]
+    if not lines:
+        return set()
+    first = compile_cached(r"^[^\n]*?(?:[。！？!?]|\.(?=\s)|$)").match(lines[1] if len(lines) > 1 else "")
+    subject = lines[0] + "\n" + (first[0] if first else "")
+    if compile_cached(_HANG).search(subject) is None:
+        return set()
+    # a cause the subject only guesses at ("My guess is that it perhaps might be ... CUDA OOM") is
+    # no more its subject than a remark further on
+    plain = compile_cached(_HEDGED).sub(" ", compile_cached(_GUESSED).sub(" ", subject))
+    return found - _said(plain, found, index)
 
 
 def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
