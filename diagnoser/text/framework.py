@@ -1,9 +1,10 @@
 """Whether a paste visibly comes from another framework than PyTorch: TensorFlow's or Paddle's
 log lines, imports of Keras, MindSpore or JAX, an R session's library() calls, and no word of
 torch anywhere. An error entry explains a message PyTorch prints: retold in words beside another
-framework's log ("显卡内存不够" under TensorFlow's device lines), it is that framework's error, with
-other causes and fixes. Training behaviours (a loss that does not fall, a slow input pipeline)
-are the same in any framework and stay answered."""
+framework's log ("显卡内存不够" under TensorFlow's device lines), or printed by it in
+PyTorch's words (Paddle's "an illegal memory access was encountered at [/paddle/fluid/...]"), it
+is that framework's error, with other causes and fixes. Training behaviours (a loss that does not
+fall, a slow input pipeline) are the same in any framework and stay answered."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ _OTHER = (
     r"|\b(?:tensorflow|mxnet)/(?:core|python|stream_executor|compiler)/"
     r"|(?:^|(?<=[`'\"]))(?:INFO|WARNING|ERROR):tensorflow:"  # a log line, or one quoted
     r"|\btf\.(?:keras|compat|data|function|Session|config|train|estimator)\b"
-    r"|\b(?:mindspore|paddlepaddle)\b"
+    r"|\b(?:mindspore|paddlepaddle)\b|\bpaddle::|/paddle/(?:fluid|phi)/"
     r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)\([A-Za-z][\w.]{0,40}\)"
 )
 _TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
@@ -22,7 +23,8 @@ _TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
 
 def other_framework(text: str) -> bool:
     """The text shows another framework's code or log, and nothing of PyTorch's."""
+    # torch first: named early in nearly every PyTorch paste, it ends the search there
     return (
-        compile_cached(_OTHER).search(text) is not None
-        and compile_cached(_TORCH).search(text) is None
+        compile_cached(_TORCH).search(text) is None
+        and compile_cached(_OTHER).search(text) is not None
     )

@@ -49,7 +49,8 @@ _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
 # A symptom named only as a guess the user asks about ("Is my model overfitting.", "does that
 # mean the model is not learning?", "是不是过拟合了") is what they fear, not what they saw: below
-# anything the text reports (a phrase, a paraphrase), and no answer when nothing else is said.
+# anything the text reports (a phrase, a paraphrase), still an answer when nothing else is said
+# (but for a post about poor results in general: _BAD_RESULTS).
 _GUESSED_SCORE = 78
 # A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
 # itself, not a value: masking turns it into a number like any other, so the fuzzy stage
@@ -280,9 +281,17 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     chosen = trace.errors[-_MAX_ERRORS:]
     if root is not None and all(err is not root for err in chosen):
         chosen = (root, *chosen)
+    foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
     for err in chosen:
         found = _signature_matches(err, index) or _fuzzy_matches(err, index)
-        for m in found or _frame_matches(err, index):
+        found = found or _frame_matches(err, index)
+        if found and foreign is None:
+            foreign = other_framework(trace.text)
+        if foreign:
+            # another framework's error in PyTorch's words (Paddle's illegal memory access): its
+            # causes and fixes are that framework's
+            continue
+        for m in found:
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     # a warning printed on the way is no exception: a sentence beside it is still read
     has_exception = any(
@@ -701,20 +710,15 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, _NAMED_SCORE, None, "phrase"))
         elif entry.id in retold:
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
+    if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
+        return []
     return _narrower_first(_guesses_below_the_log(out))
 
 
 def _guesses_below_the_log(found: list[Match]) -> list[Match]:
     """A guess ranks below what the pasted log shows, however few its readings (three identical
     epochs under "it seems that there is a gradient vanishing issue"): the numbers are the
-    report. Said as a phrase from here on, like any other sentence's answer.
-
-    A guess is no answer on its own: where the post reports nothing an entry explains ("the
-    results were very poor ... looks like the model is not converging", "效果不好 ... 我觉得是过拟合",
-    "worse than the test results. A bit underfitting"), the writer's belief is all there is, and
-    on the real posts it was wrong each time it came first (3 of 3 in the six read sets)."""
-    if all(m.method == "guess" for m in found):
-        return []
+    report. Said as a phrase from here on, like any other sentence's answer."""
     shown = [m.score for m in found if m.method == "log"]
     ceiling = min(shown) - 1 if shown else _GUESSED_SCORE
     return [
@@ -755,23 +759,71 @@ _HANG = (
 
 def _beside_a_hang(said: str, found: set[str], index: Index) -> set[str]:
     """The entries of `found` a post whose subject (its title and first sentence) is a run that
-    hangs says only further on: an OOM remarked in passing ("num_workers设置为8（oom）、设置为4、1、0
-    都会卡住"), a warning or a loss value in the pasted log. A hang with no message is no entry's
-    (a deadlock, a collective waiting for a rank, a dead worker): what else the post mentions is
-    not why it hangs. What the subject itself says stays."""
+    hangs says only further on: an OOM remarked in passing ("num_workers设置为8（oom）、
+    设置为4、1、0都会卡住"), a warning or a loss value in the pasted log. A hang with no
+    message is no entry's (a deadlock, a collective waiting for a rank, a dead worker): what
+    else the post mentions is not why it hangs. What the subject itself says stays, and so
+    does an entry one of whose phrases is a hang ("stuck in allreduce", "NCCL 卡住"): it
+    explains one."""
     if not found:
         return set()
-    lines = [line for line in said.split("\n", 8)[:8] if line.strip()]
-    if not lines:
-        return set()
-    first = compile_cached(r"^[^\n]*?(?:[。！？!?]|\.(?=\s)|$)").match(lines[1] if len(lines) > 1 else "")
-    subject = lines[0] + "\n" + (first[0] if first else "")
+    subject = _subject(said)
     if compile_cached(_HANG).search(subject) is None:
         return set()
     # a cause the subject only guesses at ("My guess is that it perhaps might be ... CUDA OOM") is
     # no more its subject than a remark further on
     plain = compile_cached(_HEDGED).sub(" ", compile_cached(_GUESSED).sub(" ", subject))
-    return found - _said(plain, found, index)
+    return {e for e in found - _said(plain, found, index) if not _explains_a_hang(e, index)}
+
+
+_HANG_PHRASE = r"(?i)\bhangs?\b|\bhung\b|\bhanging\b|\bstuck\s+in\b|卡住|卡死|卡在"
+_METRIC_WORD = r"(?i)loss|损失|acc|精度|准确率"
+
+
+def _explains_a_hang(entry_id: str, index: Index) -> bool:
+    """One of the entry's phrases is a run that hangs, not a metric that is stuck."""
+    phrases = index.by_id[entry_id].phrases
+    return any(
+        compile_cached(_HANG_PHRASE).search(p) and not compile_cached(_METRIC_WORD).search(p)
+        for lang in ("en", "zh")
+        for p in phrases[lang]
+    )
+
+
+# A line that only shows a picture ("[screenshot]", a Markdown image, an <img> tag) says nothing.
+_PICTURE_LINE = r"^[^\S\n]*(?:\[screenshot\]|!\[[^\]\n]*\]\([^)\n]*\)|<img[^>\n]*>)[^\S\n]*$"
+
+
+def _subject(said: str) -> str:
+    """A post's subject: its first line (an issue's title) and the first sentence after it,
+    pictures left out."""
+    picture = compile_cached(_PICTURE_LINE)
+    lines = [line for line in said.split("\n", 12)[:12] if line.strip() and not picture.match(line)]
+    if not lines:
+        return ""
+    sentence = compile_cached(r"^[^\n]*?(?:[。！？!?]|\.(?=\s)|$)")
+    first = sentence.match(lines[1] if len(lines) > 1 else "")
+    return lines[0] + "\n" + (first[0] if first else "")
+
+
+# Results said to be poor in general, by the post's subject: "Bad results", "the results were very
+# poor", "all the training results ... are worse than the test results", "效果不好", "训练效果很差".
+# Poor results have as many causes as a model has parts: a family the post only believes in or
+# asks about beside them ("A bit underfitting", "我觉得是过拟合") is the writer's guess at the
+# cause, no answer.
+_BAD_RESULTS = (
+    r"(?i)\b(?:bad|poor|worse|terrible|awful|unsatisfactory|abnormal|strange|weird|wrong)\b"
+    r"[^\n.!?]{0,20}?\b(?:results?|performance)\b"
+    r"|\b(?:results?|performance)\b[^\n.!?]{0,40}?\b(?:(?:is|are|was|were|seems?|looks?|get)"
+    r"\s+(?:very\s+|so\s+|really\s+|much\s+)?(?:bad|poor|worse|terrible|awful|not\s+good)"
+    r"|(?:isn|aren|wasn|weren)[’']?t\s+(?:very\s+|so\s+)?good"
+    r"|not\s+(?:good|normal|ideal|satisfactory))\b"
+    r"|(?:效果|结果|性能|表现)(?:很|非常|特别|太|也|都|还是|比较)?(?:不好|差|不佳|不理想|不行|不太好|一般|不正常|奇怪|异常)"
+)
+
+
+def _about_poor_results(said: str) -> bool:
+    return compile_cached(_BAD_RESULTS).search(_subject(said)) is not None
 
 
 def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
