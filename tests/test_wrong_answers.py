@@ -725,3 +725,26 @@ def test_another_frameworks_error_in_pytorchs_words_is_not_answered(index: Index
     assert diagnose(paddle, index).matches == ()
     torch = "RuntimeError: CUDA error: an illegal memory access was encountered"
     assert _first(torch, index) == "illegal-memory-access"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import tensorflow as tf",
+        "From keras.models import Sequential",
+        "W tensorflow/core/common_runtime/bfc_allocator.cc:456] Allocator ran out of memory",
+        "WARNING:tensorflow:Model was constructed with shape (None, 28, 28)",
+        "model = TF.keras.Sequential()",
+        "import mindspore.nn as nn",
+        "what():  an illegal memory access was encountered at [/paddle/paddle/fluid/op.cc:37]",
+        "paddle::platform::EnforceNotMet",
+        "> Library(corncob)",
+    ],
+)
+def test_the_framework_cues_cover_every_branch(text: str) -> None:
+    """framework._CUES lets a paste without any of its words skip the patterns: each branch of
+    _OTHER must still be found."""
+    from diagnoser.text.framework import other_framework
+
+    assert other_framework(text)
+    assert not other_framework(text + "\nimport torch")

@@ -19,11 +19,21 @@ _OTHER = (
     r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)\([A-Za-z][\w.]{0,40}\)"
 )
 _TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
+# Every branch of _OTHER holds one of these: a paste without any is read no further (asked for
+# every paste with an error an entry fits, the patterns would cost more than this look).
+_CUES = (
+    *("tensorflow", "keras", "mindspore", "paddle", "jax", "mxnet"),
+    *("tf.", "library(", "require("),
+)
 
 
 def other_framework(text: str) -> bool:
     """The text shows another framework's code or log, and nothing of PyTorch's."""
-    # torch first: named early in nearly every PyTorch paste, it ends the search there
+    if "torch" in text:  # most PyTorch pastes: _TORCH would find it, at once
+        return False
+    lower = text.lower()
+    if not any(cue in lower for cue in _CUES):
+        return False
     return (
         compile_cached(_TORCH).search(text) is None
         and compile_cached(_OTHER).search(text) is not None

@@ -756,6 +756,9 @@ _HANG = (
     r"(?:(?!loss|损失|准确率|精度|acc)[^\n。！？，,]){0,12}?(?:卡死|卡住|卡主|不动了)"
 )
 
+# Every branch of _HANG holds one of these: a subject without any is read no further.
+_HANG_CUES = ("hang", "hung", "froze", "freezes", "stuck", "卡死", "卡住", "卡主", "不动了")
+
 
 def _beside_a_hang(said: str, found: set[str], index: Index) -> set[str]:
     """The entries of `found` a post whose subject (its title and first sentence) is a run that
@@ -768,7 +771,8 @@ def _beside_a_hang(said: str, found: set[str], index: Index) -> set[str]:
     if not found:
         return set()
     subject = _subject(said)
-    if compile_cached(_HANG).search(subject) is None:
+    lower = subject.lower()
+    if not any(cue in lower for cue in _HANG_CUES) or not compile_cached(_HANG).search(subject):
         return set()
     # a cause the subject only guesses at ("My guess is that it perhaps might be ... CUDA OOM") is
     # no more its subject than a remark further on
