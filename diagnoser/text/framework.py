@@ -1,11 +1,12 @@
 """Whether a paste visibly comes from another framework than PyTorch: TensorFlow's or Paddle's
 log lines, imports of Keras, MindSpore or JAX, an R session's library() calls, and no word of
 torch anywhere. An error entry explains a message PyTorch prints: retold in words beside another
-framework's log ("显卡内存不够" under TensorFlow's device lines), it is that framework's error, with
-other causes and fixes. Training behaviours (a loss that does not fall, a slow input pipeline)
-are the same in any framework of neural networks and stay answered; not in gradient-boosted
-trees or a statistics package, whose rounds and fits have none of the causes the entries give
-(learning rate, zero_grad, BatchNorm, DataLoader workers)."""
+framework's log ("显卡内存不够" under TensorFlow's device lines), or printed by it in
+PyTorch's words (Paddle's "an illegal memory access was encountered at [/paddle/fluid/...]"), it
+is that framework's error, with other causes and fixes. Training behaviours (a loss that does not
+fall, a slow input pipeline) are the same in any framework of neural networks and stay answered;
+not in gradient-boosted trees or a statistics package, whose rounds and fits have none of the
+causes the entries give (learning rate, zero_grad, BatchNorm, DataLoader workers)."""
 
 from __future__ import annotations
 
@@ -16,15 +17,25 @@ _OTHER = (
     r"|\b(?:tensorflow|mxnet)/(?:core|python|stream_executor|compiler)/"
     r"|(?:^|(?<=[`'\"]))(?:INFO|WARNING|ERROR):tensorflow:"  # a log line, or one quoted
     r"|\btf\.(?:keras|compat|data|function|Session|config|train|estimator)\b"
-    r"|\b(?:mindspore|paddlepaddle)\b"
+    r"|\b(?:mindspore|paddlepaddle)\b|\bpaddle::|/paddle/(?:fluid|phi)/"
     r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)\([A-Za-z][\w.]{0,40}\)"
 )
 _TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
+# Every branch of _OTHER holds one of these: a paste without any is read no further (asked for
+# every paste with an error an entry fits, the patterns would cost more than this look).
+_CUES = (
+    *("tensorflow", "keras", "mindspore", "paddle", "jax", "mxnet"),
+    *("tf.", "library(", "require("),
+)
 
 
 def other_framework(text: str) -> bool:
     """The text shows another framework's code or log, and nothing of PyTorch's."""
-    # torch first: most pastes name it early, and the answer is then known
+    if "torch" in text:  # most PyTorch pastes: _TORCH would find it, at once
+        return False
+    lower = text.lower()
+    if not any(cue in lower for cue in _CUES):
+        return False
     return (
         compile_cached(_TORCH).search(text) is None
         and compile_cached(_OTHER).search(text) is not None
@@ -46,6 +57,8 @@ _NOT_NEURAL = (
 def no_neural_network(text: str) -> bool:
     """The text is about gradient-boosted trees or a statistical model, with no word of torch
     or of a network's layers."""
+    if "torch" in text:
+        return False
     return (
         compile_cached(_TORCH).search(text) is None
         and compile_cached(_NOT_NEURAL).search(text) is not None

@@ -49,7 +49,8 @@ _PARAPHRASE_SCORE = 80
 _MAX_SENTENCE = 5000
 # A symptom named only as a guess the user asks about ("Is my model overfitting.", "does that
 # mean the model is not learning?", "是不是过拟合了") is what they fear, not what they saw: below
-# anything the text reports (a phrase, a paraphrase), still an answer when nothing else is said.
+# anything the text reports (a phrase, a paraphrase), still an answer when nothing else is said
+# (but for a post about poor results in general: _BAD_RESULTS).
 _GUESSED_SCORE = 78
 # A numbered error code ("cuda runtime error (9)", "error=30", "error code 700") names the error
 # itself, not a value: masking turns it into a number like any other, so the fuzzy stage
@@ -280,19 +281,18 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     chosen = trace.errors[-_MAX_ERRORS:]
     if root is not None and all(err is not root for err in chosen):
         chosen = (root, *chosen)
-    foreign: bool | None = None  # read once, and only when an error matched
+    foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
     for err in chosen:
-        found = (
-            _signature_matches(err, index)
-            or _fuzzy_matches(err, index)
-            or _frame_matches(err, index)
-        )
+        found = _signature_matches(err, index) or _fuzzy_matches(err, index)
+        found = found or _frame_matches(err, index)
         if found and foreign is None:
-            # A message HIP, CUDA or cuDNN prints for any framework ("hipErrorNoBinaryForGpu")
-            # in TensorFlow's log, with no word of torch: that framework's error, whose causes
-            # and fixes are not PyTorch's.
             foreign = other_framework(trace.text) or no_neural_network(trace.text)
-        for m in () if foreign else found:
+        if foreign:
+            # another framework's error in PyTorch's words (Paddle's illegal memory access), or a
+            # message HIP or CUDA prints for any of them (hipErrorNoBinaryForGpu in TensorFlow's
+            # log): its causes and fixes are that framework's
+            continue
+        for m in found:
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     # a warning printed on the way is no exception: a sentence beside it is still read
     has_exception = any(
@@ -674,6 +674,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             named = set()
     guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
     denied = _only_denied(text, named | described | retold, index) if sentence else set()
+    # a post about a run that hangs names other problems only in passing
+    aside = _beside_a_hang(said, named | described | retold, index) if sentence else set()
     out = []
     # Only a symptom entry matches a log, or a sentence that names no entry; the entries the
     # sentence names or describes, in the knowledge base's order, and no other is read.
@@ -687,6 +689,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             continue  # the sentence says nothing of it (its patterns are read only when it does)
         elif entry.id in denied:
             continue  # named only where the text rules it out: scored as if not named
+        elif entry.id in aside:
+            continue  # said only beside the hang the post is about
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
         elif entry.kind == "error" and other_framework(said):
@@ -709,6 +713,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     if out and no_neural_network(said):
         return []  # boosted trees or a statistical fit: none of the entries' causes is theirs
+    if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
+        return []
     return _narrower_first(_guesses_below_the_log(out))
 
 
@@ -737,6 +743,94 @@ def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
         return set()
     plain = guess.sub(" ", text)
     return found - _said(hedge.sub(" ", plain) if hedged else plain, found, index)
+
+
+# A run that hangs, as a post's subject says it: the training, program or process hangs, freezes
+# or is stuck (at a step, an epoch, a count), 训练/程序/多卡…卡住/卡死/不动了. Not a metric that is
+# stuck ("the loss is stuck at 0.69", "loss卡住"): that is a symptom of its own.
+_HANG = (
+    r"(?i)\b(?:training|train|process(?:es)?|program|script|job|code|run|it|hvd|horovod)\b"
+    r"(?:(?!\b(?:loss|accuracy|acc|metric)\b)[^\n.!?]){0,30}?"
+    r"\b(?:hangs?|hung|hanging|freezes|froze|frozen|(?:is|gets?|got|has\s+been|have\s+been|was|been)"
+    r"\s+stuck)\b"
+    r"|^[^\S\n]*(?:hangs?|hanging|stuck)\b"
+    r"|\bstuck\s+(?:at|in|on)\s+(?:[\[【(]?\d+\s*/\s*\d+|(?:the\s+)?(?:epoch|step|iter\w*|batch)\b)"
+    r"|(?:训练|程序|进程|服务器|代码|运行|多卡|单卡|多机|epoch|step|iter|batch|轮|^)"
+    r"(?:(?!loss|损失|准确率|精度|acc)[^\n。！？，,]){0,12}?(?:卡死|卡住|卡主|不动了)"
+)
+
+# Every branch of _HANG holds one of these: a subject without any is read no further.
+_HANG_CUES = ("hang", "hung", "froze", "freezes", "stuck", "卡死", "卡住", "卡主", "不动了")
+
+
+def _beside_a_hang(said: str, found: set[str], index: Index) -> set[str]:
+    """The entries of `found` a post whose subject (its title and first sentence) is a run that
+    hangs says only further on: an OOM remarked in passing ("num_workers设置为8（oom）、
+    设置为4、1、0都会卡住"), a warning or a loss value in the pasted log. A hang with no
+    message is no entry's (a deadlock, a collective waiting for a rank, a dead worker): what
+    else the post mentions is not why it hangs. What the subject itself says stays, and so
+    does an entry one of whose phrases is a hang ("stuck in allreduce", "NCCL 卡住"): it
+    explains one."""
+    if not found:
+        return set()
+    subject = _subject(said)
+    lower = subject.lower()
+    if not any(cue in lower for cue in _HANG_CUES) or not compile_cached(_HANG).search(subject):
+        return set()
+    # a cause the subject only guesses at ("My guess is that it perhaps might be ... CUDA OOM") is
+    # no more its subject than a remark further on
+    plain = compile_cached(_HEDGED).sub(" ", compile_cached(_GUESSED).sub(" ", subject))
+    return {e for e in found - _said(plain, found, index) if not _explains_a_hang(e, index)}
+
+
+_HANG_PHRASE = r"(?i)\bhangs?\b|\bhung\b|\bhanging\b|\bstuck\s+in\b|卡住|卡死|卡在"
+_METRIC_WORD = r"(?i)loss|损失|acc|精度|准确率"
+
+
+def _explains_a_hang(entry_id: str, index: Index) -> bool:
+    """One of the entry's phrases is a run that hangs, not a metric that is stuck."""
+    phrases = index.by_id[entry_id].phrases
+    return any(
+        compile_cached(_HANG_PHRASE).search(p) and not compile_cached(_METRIC_WORD).search(p)
+        for lang in ("en", "zh")
+        for p in phrases[lang]
+    )
+
+
+# A line that only shows a picture ("[screenshot]", a Markdown image, an <img> tag) says nothing.
+_PICTURE_LINE = r"^[^\S\n]*(?:\[screenshot\]|!\[[^\]\n]*\]\([^)\n]*\)|<img[^>\n]*>)[^\S\n]*$"
+
+
+def _subject(said: str) -> str:
+    """A post's subject: its first line (an issue's title) and the first sentence after it,
+    pictures left out."""
+    picture = compile_cached(_PICTURE_LINE)
+    lines = [line for line in said.split("\n", 12)[:12] if line.strip() and not picture.match(line)]
+    if not lines:
+        return ""
+    sentence = compile_cached(r"^[^\n]*?(?:[。！？!?]|\.(?=\s)|$)")
+    first = sentence.match(lines[1] if len(lines) > 1 else "")
+    return lines[0] + "\n" + (first[0] if first else "")
+
+
+# Results said to be poor in general, by the post's subject: "Bad results", "the results were very
+# poor", "all the training results ... are worse than the test results", "效果不好", "训练效果很差".
+# Poor results have as many causes as a model has parts: a family the post only believes in or
+# asks about beside them ("A bit underfitting", "我觉得是过拟合") is the writer's guess at the
+# cause, no answer.
+_BAD_RESULTS = (
+    r"(?i)\b(?:bad|poor|worse|terrible|awful|unsatisfactory|abnormal|strange|weird|wrong)\b"
+    r"[^\n.!?]{0,20}?\b(?:results?|performance)\b"
+    r"|\b(?:results?|performance)\b[^\n.!?]{0,40}?\b(?:(?:is|are|was|were|seems?|looks?|get)"
+    r"\s+(?:very\s+|so\s+|really\s+|much\s+)?(?:bad|poor|worse|terrible|awful|not\s+good)"
+    r"|(?:isn|aren|wasn|weren)[’']?t\s+(?:very\s+|so\s+)?good"
+    r"|not\s+(?:good|normal|ideal|satisfactory))\b"
+    r"|(?:效果|结果|性能|表现)(?:很|非常|特别|太|也|都|还是|比较)?(?:不好|差|不佳|不理想|不行|不太好|一般|不正常|奇怪|异常)"
+)
+
+
+def _about_poor_results(said: str) -> bool:
+    return compile_cached(_BAD_RESULTS).search(_subject(said)) is not None
 
 
 def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
