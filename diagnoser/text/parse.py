@@ -294,7 +294,7 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     line = lines[i]
     m = _IPY_HEADER.match(line)
     if m:
-        ipy, i = _read_ipython(lines, i + 1, m.group("type"))
+        ipy, i = _read_ipython(lines, i + 1)
         return _with_inner_error(ipy), i
     m = _VSCODE.match(line)
     if m:
@@ -512,7 +512,7 @@ def _cut_name(name: str, nxt: str) -> bool:
     return bool(re.fullmatch(r"[a-z_\d][\w>]*", word)) and not keyword.iskeyword(word)
 
 
-def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
+def _read_ipython(lines: list[str], i: int) -> tuple[Error, int]:
     """IPython's layout: frames as `Cell In[3], line 5` / `File path:12, in f` / `path.py in f`,
     the failing line marked by an arrow, then `Type: message`."""
     frames: list[Frame] = []
@@ -543,7 +543,9 @@ def _read_ipython(lines: list[str], i: int, exc_type: str) -> tuple[Error, int]:
                     message, i = _read_message(lines, i + 1, exc.group("msg") or "")
                     return Error(exc.group("type"), message, tuple(frames)), i
         i += 1
-    return Error(exc_type, "", tuple(frames)), i
+    # Cut before its exception line (a notebook's error saved as JSON, a paste that stops at the
+    # frames): like a plain traceback cut there, it is read from its frames and the text around it.
+    return Error(None, "", tuple(frames)), i
 
 
 def _read_message(
