@@ -20,9 +20,9 @@ from diagnoser.text.match import diagnose
 REAL = Path(__file__).parent / "data" / "real"
 # logs/ has its own test (test_real_logs.py): its `expect:` is what a reader of the numbers would
 # say, "unclear" included, and each paste also says how many values the log reader must get
-# wordings3/ keeps one folder per letter range of the entries swept (en/: e to n)
+# wordings3/ holds one folder per letter range of the knowledge base, swept side by side
 CASES = sorted(
-    p for p in [*REAL.glob("*/*.txt"), *REAL.glob("wordings3/*/*.txt")] if p.parent.name != "logs"
+    p for p in (*REAL.glob("*/*.txt"), *REAL.glob("wordings3/*/*.txt")) if p.parent.name != "logs"
 )
 
 
