@@ -20,7 +20,11 @@ from diagnoser.text.match import diagnose
 REAL = Path(__file__).parent / "data" / "real"
 # logs/ has its own test (test_real_logs.py): its `expect:` is what a reader of the numbers would
 # say, "unclear" included, and each paste also says how many values the log reader must get
-CASES = sorted(p for p in REAL.glob("*/*.txt") if p.parent.name != "logs")
+# wordings3/ keeps one folder per sweep of the knowledge base (a-d, ...), so that sweeps run side by
+# side never write to the same folder
+CASES = sorted(
+    p for p in [*REAL.glob("*/*.txt"), *REAL.glob("wordings3/*/*.txt")] if p.parent.name != "logs"
+)
 
 
 def _read(path: Path) -> tuple[dict[str, list[str]], str]:
