@@ -72,6 +72,9 @@ _FAKE_TENSOR_GOT = compile_cached(
 _FAILED_RUNNING = compile_cached(r"^Failed running (?:call_function|call_method|call_module) ")
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
+# A bare error line's message cut by a hard wrap (_cut_mid_sentence), and the line that goes on.
+_CUT_MID_SENTENCE = compile_cached(r"^.{40,}[a-z]$")
+_GOES_ON_IN_LOWER_CASE = compile_cached(r"^[a-z]+ [a-z]")
 # Errors Python reports while shutting down, after the one that stopped the program.
 # torch's signal handler in a DataLoader worker says how the worker died, before the main process
 # notices; when the main process only says "exited unexpectedly" (a wrapper), this is the cause.
@@ -566,6 +569,7 @@ def _read_message(
     # torch.compile's report of a failed fake-tensor run (torch 2.0-2.5) puts the op's own message
     # below the call, unindented: it is read on like a line that ends at its colon
     ends_at_colon = not first.strip() or bool(_FAILED_RUNNING.match(first))
+    rejoined = False
     while i < len(lines) and len(parts) < MAX_MESSAGE_LINES:
         line = lines[i]
         if not line.strip() and not _continues(lines, i + 1):
@@ -583,6 +587,11 @@ def _read_message(
             # a message printed as a block between two rules (torchrun's ChildFailedError)
             end = next((k for k in range(i + 1, len(lines)) if _RULE.match(lines[k])), len(lines))
             return "\n".join(lines[i : end + 1]).strip()[:MAX_MESSAGE], end + 1
+        if bare and not rejoined and len(parts) == 1 and _cut_mid_sentence(first, line):
+            parts[0] = f"{first.rstrip()} {line.strip()}"  # one sentence again, as torch printed it
+            rejoined = True
+            i += 1
+            continue
         if (
             bare
             and line.strip()
@@ -608,6 +617,14 @@ def _read_message(
         parts.append(line)
         i += 1
     return "\n".join(parts).strip()[:MAX_MESSAGE], i
+
+
+def _cut_mid_sentence(first: str, line: str) -> bool:
+    """Whether a bare error line was hard-wrapped mid-sentence (a mail client, a terminal, a
+    post's code block at 60-80 columns): a long message that stops on a lower-case word, with no
+    closing punctuation, and a next line that goes on in lower case ("... that is" then
+    "different to the input size ..."). Only the first cut is joined back."""
+    return bool(_CUT_MID_SENTENCE.match(first) and _GOES_ON_IN_LOWER_CASE.match(line))
 
 
 def _continues(lines: list[str], i: int) -> bool:
