@@ -108,6 +108,44 @@ def test_gpu_memory_said_to_be_not_enough_is_cuda_oom(index: Index) -> None:
     assert best is not None and best.entry.id == "cuda-oom", diagnose(sentence, index)
 
 
+# 显存 is the GPU's memory: said full or overflowing in an error, it is the GPU's OOM. 内存 may
+# be host RAM: such sentences keep sharing it with the host-memory errors.
+@pytest.mark.parametrize(
+    ("url", "sentence"),
+    [
+        (
+            "https://github.com/sdc17/UPop/issues/28",
+            "您好，我在试运行您的代码的时候，显示我的显存被占满。报错信息如下：",
+        ),
+        ("https://github.com/lllyasviel/FramePack/issues/195", "遇到了显存爆满问题"),
+        (
+            "https://github.com/jingyaogong/minimind/issues/522",
+            "求问为什么训练一段时间后就会溢出显存",
+        ),
+    ],
+)
+def test_gpu_memory_that_fills_in_an_error_is_cuda_oom(
+    url: str, sentence: str, index: Index
+) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "cuda-oom", diagnose(sentence, index)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # bilibili/ailab#93: host RAM filled, no error
+        "32g内存1080到4k。经常在13分钟左右吃满内存然后自动停下了。。有没有大佬解答一下",
+        # full GPU memory with no error is no OOM (zacharyclam/speaker_recognition#7)
+        "我用2070进行训练，发现速度很慢。 GPU内存都占满了，但是GPU的负载很低。是什么原因？",
+        # host memory overflowing: as many host-memory errors as the GPU's
+        "内存溢出报错",
+    ],
+)
+def test_full_host_memory_or_no_error_is_no_gpu_oom(sentence: str, index: Index) -> None:
+    assert "cuda-oom" not in {m.entry.id for m in diagnose(sentence, index).matches}
+
+
 def test_concepts_take_whole_words_and_plurals() -> None:
     assert concepts("shapes cannot be multiplied") == {"shape", "cannot", "multiply"}
     assert "shape" not in concepts("resize the image")  # "size" inside a longer word

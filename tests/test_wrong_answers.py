@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from diagnoser.knowledge.index import Index
-from diagnoser.text.match import diagnose
+from diagnoser.text.match import _named_before, diagnose
 
 
 def _post(post_id: str) -> str:
@@ -306,6 +306,79 @@ def test_a_bare_size_mismatch_names_no_matmul(index: Index) -> None:
     assert _first(loading, index) == "state-dict-mismatch"
 
 
+# An OOM named as what stopped the run after some epochs is the OOM, the leak behind it only a
+# guess: "OOM after a few epochs" fits the leak's pattern, but says nothing of memory that grows.
+# Said to grow, it is the leak.
+@pytest.mark.parametrize(
+    ("url", "said", "first"),
+    [
+        (
+            "https://github.com/atnikos/teach/issues/7",
+            "Training is stopped because of CUDA OOM error after few epochs",
+            "cuda-oom",
+        ),
+        (
+            "https://github.com/wenet-e2e/wenet/issues/260",
+            "After training some epochs, it runs into `the CUDA out of memory` error.",
+            "cuda-oom",
+        ),
+        (
+            "https://github.com/tensorboy/pytorch_Realtime_Multi-Person_Pose_Estimation/issues/61",
+            "when i using the train_VGG19.py to train the net,when epoch reach 6,there are out of"
+            " memory error.",
+            "cuda-oom",
+        ),
+        (
+            "https://github.com/VDIGPKU/DynamicDet/issues/30",
+            "在训练了几个epoch之后报错：CUDA out of memory",
+            "cuda-oom",
+        ),
+        (
+            "https://github.com/jingyaogong/minimind/issues/522",
+            "求问为什么训练一段时间后就会溢出显存",
+            "cuda-oom",
+        ),
+        (
+            "https://github.com/LincanLi-X/STG-Mamba/issues/1",
+            "I'm having the same issue, where the GPU memory keeps increasing until it exceeds it"
+            " while training.",
+            "gpu-memory-leak",
+        ),
+        (
+            "https://github.com/ZhouCX117/UAED_MuGE/issues/42",
+            "您好，为什么会出现显存溢出呢？\n在训练过程中，占用的显存会不断增加，直到溢出，这个是什么原因呢？",
+            "gpu-memory-leak",
+        ),
+        (
+            "https://github.com/jingyaogong/minimind/issues/479",
+            "训练过程中显存占用持续增加，直到溢出",
+            "gpu-memory-leak",
+        ),
+        (
+            "https://github.com/xiuqhou/Salience-DETR/issues/56",
+            "训练时显存一直增加到显存爆炸 out-of-memory，这是什么原因呢？",
+            "gpu-memory-leak",
+        ),
+        (
+            "https://github.com/KyanChen/RSPrompter/issues/125",
+            "为什么在训练的过程中显存会随着epoch的增加而增加，直到cuda out of memory然后报错，"
+            "正常情况下显存会出现波动但是不会越来越大，请问有人遇见这种情况吗",
+            "gpu-memory-leak",
+        ),
+        (
+            "https://github.com/CyberAgentAILab/layout-dm/issues/45",
+            "Cuda memory keeps growing after beginning testing and gradually fills up the GPU"
+            " memory to produce CUDA Out of memory error",
+            "gpu-memory-leak",
+        ),
+    ],
+)
+def test_an_oom_after_some_epochs_is_the_oom_unless_memory_grows(
+    url: str, said: str, first: str, index: Index
+) -> None:
+    assert _first(said, index) == first
+
+
 def test_oom_in_words_is_the_gpus(index: Index) -> None:
     assert _first("I encountered OOM", index) == "cuda-oom"
     assert _first("The OOM killer killed my training, RAM is full", index) != "cuda-oom"
@@ -445,6 +518,12 @@ RULED_OUT = [
         "64GB, insufficient display memory (not VRAM)",
         "cuda-oom",
     ),
+    # the denial after the name, the issue's title
+    (
+        "https://github.com/Tencent-Hunyuan/Hunyuan3D-2.1/issues/64",
+        "Overfitting does not occur..",
+        "overfitting",
+    ),
 ]
 
 
@@ -472,6 +551,12 @@ def test_a_problem_the_post_rules_out_is_not_answered(
             " images, but after training tnet loss remains around 0.3. Is this normal?",
             "loss-not-decreasing",
         ),
+        # the denial after the name, within its clause (issue 23's wordings)
+        ("OOM doesn't happen, but the training is very slow.", "slow-training-dataloader"),
+        ("NaN never appears, but the accuracy is stuck at 10%.", "loss-not-decreasing"),
+        ("memory leak is not the problem, the loss does not decrease", "loss-not-decreasing"),
+        ("过拟合倒是没有，但是验证集准确率一直上不去", "loss-not-decreasing"),
+        ("nan 没有出现，loss 一直不下降", "loss-not-decreasing"),
         # asked, not denied: "是不是", "难道不是…吗" and a question mark
         ("是不是过拟合了？", "overfitting"),
         ("Isn't this overfitting?", "overfitting"),
@@ -551,7 +636,58 @@ NEGATION_IS_THE_SYMPTOM = [
         "嗯，是过拟合了， 但至少验证集上的loss并没有越来越大，test acc也没有越来越小。",
         "overfitting",
     ),
+    # the negation after the name, and no verb of happening
+    (
+        "https://github.com/MIC-DKFZ/nnUNet/issues/757",
+        "Validation Loss is not decreasing - dataset too small?",
+        "loss-not-decreasing",
+    ),
+    (
+        "https://github.com/leeyoshinari/YOLO_v2/issues/30",
+        "loss一直不下降，保持在10-20之间",
+        "loss-not-decreasing",
+    ),
+    (
+        "https://github.com/kevinlin311tw/keras-openpose-reproduce/issues/18",
+        "I'm trying to overfit the model on 10 images but the loss and accuracy do not change a"
+        " lot or sometimes loss gets nan!",
+        "loss-not-decreasing",
+    ),
+    (
+        "https://github.com/randaller/llama-chat/issues/31",
+        "I have 24GB of GPU memory and still I'm getting the CUDA Out of Memory error. Please"
+        " help.",
+        "cuda-oom",
+    ),
 ]
+
+
+def test_a_verb_after_does_not_appear_is_no_denial() -> None:
+    # "does not appear to decrease" says what the loss does; "does not appear" alone denies
+    assert _named_before("the training loss does not appear to decrease") == []
+    assert _named_before("NaN does not appear, but the loss stays at 2.3") != []
+
+
+# A denial after the name under a condition says where the problem does happen: still answered.
+@pytest.mark.parametrize(
+    ("url", "said", "entry_id"),
+    [
+        (
+            "https://github.com/pytorch/pytorch/issues/1217",
+            "When I delete loss.backward(), memory leak doesn't occur",
+            "gpu-memory-leak",
+        ),
+        (
+            "https://github.com/hiyouga/LlamaFactory/issues/10135",
+            "纯pytorch分布式训练报OOM，使用deepspeed_ds3不报OOM但是训练很慢",
+            "cuda-oom",
+        ),
+    ],
+)
+def test_a_problem_denied_only_under_a_condition_is_still_said(
+    url: str, said: str, entry_id: str, index: Index
+) -> None:
+    assert entry_id in {m.entry.id for m in diagnose(said, index).matches}
 
 
 @pytest.mark.parametrize(

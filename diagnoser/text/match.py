@@ -46,6 +46,9 @@ _PHRASE_SCORE = 85
 _NAMED_SCORE = 84
 # An error retold in other words (paraphrase.py): below any phrase said word for word.
 _PARAPHRASE_SCORE = 80
+# A symptom described only in the words of an error the sentence names (_told_by_an_error):
+# below that error.
+_TOLD_SCORE = _NAMED_SCORE - 1
 _MAX_SENTENCE = 5000
 # A symptom named only as a guess the user asks about ("Is my model overfitting.", "does that
 # mean the model is not learning?", "是不是过拟合了") is what they fear, not what they saw: below
@@ -144,6 +147,41 @@ _DENIED = (
     r"|see|encounter|cause|lead[^\S\n]+to|show|report|go)s?)\b"
     r"|(?<!是)(?<!难道)(?<!难到)(?<!莫非)(?:并不是|不是|并没有|没有|不存在|排除了?))"
     r"(?P<scope>(?:" + _DENIAL_END + r"[^\n.,;:!?。，；：！？、()（）]){1,60})"
+)
+
+# The same denial said after the name, within its clause: "Overfitting does not occur", "OOM
+# doesn't happen", "NaN never appears", "memory leak is not the problem", "过拟合倒是没有",
+# "nan 没有出现". Only a verb of happening or of being the problem denies: "the loss does not
+# decrease", "accuracy does not improve", "CUDA is not available", "显存不够" and "收敛不了" are
+# what goes wrong. The name is looked for back to the clause's start (_named_before).
+_DENIED_AFTER = (
+    r"(?i)(?=[dhwnia倒也并都还根从一没不])(?:\b(?:(?:do|does|did|has|have|had|would|will)[^\S\n]+not"
+    r"|(?:don|doesn|didn|hasn|haven|hadn|wouldn|won)[’']?t|never)"
+    r"(?:[^\S\n]+(?:really|actually|even|ever|seem[^\S\n]+to|seems[^\S\n]+to|been))*[^\S\n]+"
+    # ("does not appear to decrease" says the loss stays: no denial)
+    r"(?:occur\w*|happen\w*|appear\w*(?![^\S\n]+to\b)|aris\w*|arose|show(?:s|ed|n)?[^\S\n]+up)\b"
+    r"|\b(?:is|are|was|were)(?:[^\S\n]+not|n[’']?t)(?:[^\S\n]+(?:really|actually|even))?[^\S\n]+"
+    r"(?:(?:the|a|an|my|our|any)[^\S\n]+)?(?:(?:main|real|actual|only|big)[^\S\n]+)?"
+    r"(?:problem|issue|cause|culprit|reason|concern|happening|occurring|observed|present)s?\b"
+    r"|(?:倒是|倒|也|并|都|还|根本|从来|一直)?(?:并没有|没有|从没有?|没)(?:出现|发生|遇到|爆)?过?了?"
+    r"(?=$|[\n。，；！？,.;!?])"
+    r"|(?:倒是|倒|也|并|都|根本)?(?:不是|没有?什么|没有?)(?:问题|原因)(?=$|[\n。，；！？,.;!?])"
+    r")"
+)
+# A condition beside a denial after the name says where the problem does happen ("NaN does not
+# appear with fp32", "OOM doesn't happen when batch size is 8", "用 fp32 的时候 nan 没有出现"):
+# no denial.
+_CONDITION_AFTER = (
+    r"(?i)^[^\S\n]*(?:when|if|with|on|in|for|unless|until|at|using|under|during|while|as long)\b"
+)
+_CONDITION_BEFORE = (
+    r"(?i)\b(?:when|if|with|after|once|using|unless)\b"
+    r"|时候|时，|如果|的话|之后|以后|改成|换成|改用|用了"
+)
+_CLAUSE_START = (
+    r"(?i)[\n.,;:!?。，；：！？、()（）]|\b(?:but|however|though|although|while|yet|instead|rather"
+    r"|because|since|so|and|then|until|before|which|where|why|how|what|that)\b"
+    r"|但|却|而是|只是|可是|不过|因为|所以|而且|并且|然后|直到|结果|导致|(?<=[\u4e00-\u9fff])[^\S\n]+(?=[\u4e00-\u9fff])"
 )
 
 # An opinion, not a report: "I think it's overfitting", "seems like underfitting", "probably a
@@ -673,6 +711,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
         if retold:
             named = set()
     guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
+    told = _told_by_an_error(sentence, described - named, named, index) if sentence else set()
     denied = _only_denied(text, named | described | retold, index) if sentence else set()
     # a post about a run that hangs names other problems only in passing
     aside = _beside_a_hang(said, named | described | retold, index) if sentence else set()
@@ -703,6 +742,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             if symptoms and shown_otherwise(log, symptoms.get("log_signal") or "", findings):
                 continue  # a guess the log's own numbers deny
             out.append(Match(entry, _GUESSED_SCORE, None, "guess"))
+        elif entry.id in told:
+            out.append(Match(entry, _TOLD_SCORE, None, "phrase"))
         elif entry.id in described:
             # a sentence that is also one of its phrases word for word is a little surer
             score = _PHRASE_SCORE + (entry.id in named)
@@ -716,6 +757,43 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
     if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
         return []
     return _narrower_first(_guesses_below_the_log(out))
+
+
+def _told_by_an_error(
+    sentence: str, described: set[str], named: set[str], index: Index
+) -> set[str]:
+    """The symptoms of `described` that the sentence describes only by an error it names as
+    the subject: "Training is stopped because of CUDA OOM error after few epochs" fits the leak's
+    "OOM after some epochs", but what it reports is the OOM and when it struck. Memory said to
+    grow ("the GPU memory increases up to out of memory") is the leak's own subject."""
+    errors = [e for e in named if index.entry(index.positions[e]).kind == "error"]
+    if not (described and errors):
+        return set()
+    opens = [compile_cached(_phrases_pattern(e, index)) for e in errors]
+    told = set()
+    for entry_id in described:
+        symptoms = index.by_id[entry_id].symptoms
+        starts = [
+            m.start()
+            for p in (symptoms or {}).get("patterns", ())
+            for m in compile_cached(p).finditer(sentence)
+        ]
+        if starts and all(any(o.match(sentence, i) for o in opens) for i in starts):
+            told.add(entry_id)
+    return told
+
+
+@cache
+def _phrases_pattern(entry_id: str, index: Index) -> str:
+    """Any of the entry's phrases, as whole words, in a lower-case sentence."""
+    phrases = sorted(
+        {compact(fold(p)) for lang in ("en", "zh") for p in index.by_id[entry_id].phrases[lang]},
+        key=len,
+        reverse=True,
+    )
+    return "|".join(
+        r"(?<![a-z0-9])" + r"\s+".join(map(re.escape, p.split())) + r"(?![a-z0-9])" for p in phrases
+    )
 
 
 def _guesses_below_the_log(found: list[Match]) -> list[Match]:
@@ -834,35 +912,68 @@ def _about_poor_results(said: str) -> bool:
 
 
 def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
-    """The entries of `found` that the text names only inside a denial (_DENIED): their name is in
-    a denied clause, and read again without those clauses the text no longer says them. An entry
-    one of whose names holds the cue itself ("no CUDA GPUs are available", "没有收敛") is said, not
-    denied."""
+    """The entries of `found` that the text names only inside a denial (_DENIED, _DENIED_AFTER):
+    their name is in a denied clause, and read again without those clauses the text no longer
+    says them. An entry one of whose names holds the cue itself ("no CUDA GPUs are available",
+    "没有收敛") is said, not denied."""
     if not found:
         return set()
+    # (the denied span's start and end, its scope, its cue, whether the scope comes before it)
     denials = [
-        d
+        (d.start(), d.end(), d["scope"], d[0][: d.start("scope") - d.start()], False)
         for d in compile_cached(_DENIED).finditer(text)
         if text[d.end() : d.end() + 1] not in ("?", "？") and d["scope"][-1] not in "吗么"
     ]
+    denials += _named_before(text)
     if not denials:
         return set()
     denied: set[str] = set()
-    for d in denials:
-        scope = d["scope"]
-        named = named_entries(fold(scope), index) | named_entries(
-            normalise(scope, index.vocabulary), index
-        )
-        cue = compact(fold(d[0][: d.start("scope") - d.start()])).strip()
-        denied |= {e for e in named & found if not _named_by_the_cue(e, cue, fold(d[0]), index)}
+    for start, end, scope, cue, before in denials:
+        sentence = normalise(scope, index.vocabulary)
+        named = named_entries(fold(scope), index) | named_entries(sentence, index)
+        if before:
+            # the name before the cue: what the text no longer says without it ("NaN never
+            # appears", "nan 没有出现，loss…" said the loss is nan) is what is denied
+            rest = text[:start] + " " + text[start + len(scope) :]
+            named |= found - _said(rest, found, index)
+        cue = compact(fold(cue)).strip()
+        # a name holding the cue may run back past the clause's start ("torch.symeig 没有了")
+        said = fold(text[max(0, start - _CLAUSE_BACK) if before else start : end])
+        denied |= {e for e in named & found if not _named_by_the_cue(e, cue, said, index)}
     if not denied:
         return set()
     plain, last = [], 0
-    for d in denials:
-        plain.append(text[last : d.start()])
-        last = d.end()
+    for start, end, *_ in sorted(denials):
+        plain.append(text[last : max(start, last)])
+        last = max(end, last)
     plain.append(text[last:])
     return denied - _said(" ".join(plain), denied, index)
+
+
+# how far back from a denial after the name its clause is read
+#
+_CLAUSE_BACK = 60
+
+
+def _named_before(text: str) -> list[tuple[int, int, str, str, bool]]:
+    """The denials said after the name (_DENIED_AFTER): (the clause's start, the cue's end, the
+    clause before the cue, the cue, True); none under a condition (_CONDITION_AFTER/_BEFORE),
+    none asked about."""
+    found = []
+    clause_start = compile_cached(_CLAUSE_START)
+    for d in compile_cached(_DENIED_AFTER).finditer(text):
+        after = text[d.end() : d.end() + 12]
+        if after[:1] in ("?", "？", "吗") or compile_cached(_CONDITION_AFTER).match(after):
+            continue
+        back = max(0, d.start() - _CLAUSE_BACK)
+        starts = [m.end() for m in clause_start.finditer(text, back, d.start())]
+        start = starts[-1] if starts else back
+        scope = text[start : d.start()]
+        sentence = text[max(0, start - 40) : start]
+        if not scope.strip() or compile_cached(_CONDITION_BEFORE).search(sentence + scope):
+            continue
+        found.append((start, d.end(), scope, d[0], True))
+    return found
 
 
 def _said(plain: str, wanted: set[str], index: Index) -> set[str]:

@@ -63,12 +63,20 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "modified": ("修改", "改变", "modified"),
     "backward": ("反向传播", "反向", "backward"),
     "twice": ("两次", "第二次", "重复", "twice", "second time"),
-    "memory": ("显存", "内存", "memory"),
+    # 显存 is the GPU's memory, 内存 as often host RAM: a sentence that says 显存 is about the GPU,
+    # one that says 内存 may be about either ("内存不足" stays shared with the host-memory errors)
+    "gpu-memory": ("显存", "gpu memory", "gpu内存", "cuda memory", "cuda内存", "vram"),
+    "memory": ("内存", "memory"),
     "not-enough": (
         "不足",
         "不够",
         "爆了",
         "溢出",
+        "占满",
+        "满了",
+        "撑爆",
+        "爆掉",
+        "爆满",
         "out of memory",
         "oom",
         "not enough",
@@ -108,8 +116,13 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "loss": ("loss", "损失"),
     "leaf": ("叶子", "leaf"),
 }
-# The words that say the sentence is about an error, not a training behaviour.
-_ERROR_CUES = ("报错", "错误", "提示", "异常", "出错", "报了", "error", "exception", "失败")
+# The words that say the sentence is about an error, not a training behaviour; memory that
+# overflows ("溢出显存", "显存爆满") has failed, where memory taken in full ("显存占满") may be the
+# cache doing its work.
+_ERROR_CUES = (
+    *("报错", "错误", "提示", "异常", "出错", "报了", "error", "exception", "失败"),
+    *("溢出", "爆满"),
+)
 # An English description is a title-like line ("when loading weight, mismatch error occur"); the
 # cue is a whole word ("terror" says nothing); "issue" and "problem" are said of behaviours too
 # ("different batch size gives different loss, is it a problem?").
