@@ -976,3 +976,33 @@ def test_the_framework_cues_cover_every_branch(text: str) -> None:
 
     assert other_framework(text)
     assert not other_framework(text + "\nimport torch")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import xgboost as xgb",
+        "model = XGBClassifier(n_estimators=100)",
+        "clf = LGBMRegressor()",
+        "[LightGBM] [Warning] No further splits with positive gain",
+        "from catboost import CatBoostClassifier",
+        "import statsmodels.api as sm",
+        "library(lme4); m <- glmer(y ~ x + (1 | id))",
+        "Warning: glm.fit: algorithm did not converge",
+        "ConvergenceWarning: lbfgs failed to converge (status=1)",
+        "Model failed to converge with max|grad| = 0.0481 (tol = 0.002, component 1)",
+        "[20:01:02] boosting round 1, 7.59808 sec elapsed",
+        "[0]  test-error:0.027200 train-error:0.010228",
+        "[3]\ttrain-rmse:6.57081\tvalidate-rmse:6.57081",
+        "[1]\tvalidation_0-auc:0.5\tvalidation_0-logloss:0.960257",
+        "[7]\tvalid-auc:0.71\teval-logloss:0.52",
+    ],
+)
+def test_the_boosted_tree_cues_cover_every_branch(text: str) -> None:
+    """framework._NOT_NEURAL_CUES lets a paste without any of its words skip the patterns: each
+    branch of _NOT_NEURAL must still be found, and a network or torch named beside it wins."""
+    from diagnoser.text.framework import no_neural_network
+
+    assert no_neural_network(text)
+    assert not no_neural_network(text + "\nimport torch")
+    assert not no_neural_network(text + "\nthe LSTM layers")

@@ -54,10 +54,21 @@ _NOT_NEURAL = (
 )
 
 
+# Every branch of _NOT_NEURAL holds one of these: a paste without any is read no further.
+_NOT_NEURAL_CUES = (
+    *("xgboost", "lightgbm", "catboost", "xgb", "lgbm", "statsmodels", "lme4", "glmer"),
+    *("glm.fit", "checkconv", "convergencewarning", "max|grad|", "boosting round"),
+    *("train-", "eval-", "test-", "valid-", "validate-", "validation_"),  # a boosting round's log
+)
+
+
 def no_neural_network(text: str) -> bool:
     """The text is about gradient-boosted trees or a statistical model, with no word of torch
     or of a network's layers."""
     if "torch" in text:
+        return False
+    lower = text.lower()
+    if not any(cue in lower for cue in _NOT_NEURAL_CUES):
         return False
     return (
         compile_cached(_TORCH).search(text) is None
@@ -67,3 +78,21 @@ def no_neural_network(text: str) -> bool:
 
 
 _NETWORK = r"(?i)\b(?:neural|network|layers?|epochs?|keras|tensorflow|lstm|cnn|transformer)\b"
+
+
+def foreign(text: str) -> bool:
+    """other_framework(text) or no_neural_network(text), the text lowered once: asked of every
+    paste whose error an entry fits, most of which name torch or neither cue list."""
+    if "torch" in text:
+        return False
+    lower = text.lower()
+    return (
+        any(cue in lower for cue in _CUES)
+        and compile_cached(_TORCH).search(text) is None
+        and compile_cached(_OTHER).search(text) is not None
+    ) or (
+        any(cue in lower for cue in _NOT_NEURAL_CUES)
+        and compile_cached(_TORCH).search(text) is None
+        and compile_cached(_NOT_NEURAL).search(text) is not None
+        and compile_cached(_NETWORK).search(text) is None
+    )

@@ -14,6 +14,7 @@ from functools import cache
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
+from .framework import foreign as from_another_framework
 from .framework import no_neural_network, other_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
@@ -324,7 +325,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         found = _signature_matches(err, index) or _fuzzy_matches(err, index)
         found = found or _frame_matches(err, index)
         if found and foreign is None:
-            foreign = other_framework(trace.text) or no_neural_network(trace.text)
+            foreign = from_another_framework(trace.text)
         if foreign:
             # another framework's error in PyTorch's words (Paddle's illegal memory access), or a
             # message HIP or CUDA prints for any of them (hipErrorNoBinaryForGpu in TensorFlow's
