@@ -31,13 +31,14 @@ _CUES = (
 
 def other_framework(text: str) -> bool:
     """The text shows another framework's code or log, and nothing of PyTorch's."""
-    if "torch" in text:  # most PyTorch pastes: _TORCH would find it, at once
-        return False
-    lower = text.lower()
-    if not any(cue in lower for cue in _CUES):
-        return False
+    # most PyTorch pastes name torch: _TORCH would find it, at once
+    return "torch" not in text and _other(text, text.lower())
+
+
+def _other(text: str, lower: str) -> bool:
     return (
-        compile_cached(_TORCH).search(text) is None
+        any(cue in lower for cue in _CUES)
+        and compile_cached(_TORCH).search(text) is None
         and compile_cached(_OTHER).search(text) is not None
     )
 
@@ -65,13 +66,13 @@ _NOT_NEURAL_CUES = (
 def no_neural_network(text: str) -> bool:
     """The text is about gradient-boosted trees or a statistical model, with no word of torch
     or of a network's layers."""
-    if "torch" in text:
-        return False
-    lower = text.lower()
-    if not any(cue in lower for cue in _NOT_NEURAL_CUES):
-        return False
+    return "torch" not in text and _not_neural(text, text.lower())
+
+
+def _not_neural(text: str, lower: str) -> bool:
     return (
-        compile_cached(_TORCH).search(text) is None
+        any(cue in lower for cue in _NOT_NEURAL_CUES)
+        and compile_cached(_TORCH).search(text) is None
         and compile_cached(_NOT_NEURAL).search(text) is not None
         and compile_cached(_NETWORK).search(text) is None
     )
@@ -86,13 +87,4 @@ def foreign(text: str) -> bool:
     if "torch" in text:
         return False
     lower = text.lower()
-    return (
-        any(cue in lower for cue in _CUES)
-        and compile_cached(_TORCH).search(text) is None
-        and compile_cached(_OTHER).search(text) is not None
-    ) or (
-        any(cue in lower for cue in _NOT_NEURAL_CUES)
-        and compile_cached(_TORCH).search(text) is None
-        and compile_cached(_NOT_NEURAL).search(text) is not None
-        and compile_cached(_NETWORK).search(text) is None
-    )
+    return _other(text, lower) or _not_neural(text, lower)
