@@ -12,7 +12,7 @@ That process must not have run any torch operation itself: a child forked after 
 pool started can deadlock in its first parallel op. So run it as a script of its own (the test
 does: `--json`), never from inside a process that trained something.
 
-Usage: python bench/programs.py [--misses] [--json]
+Usage: python bench/programs.py [--misses] [--json] [--shard K/N]
 """
 
 from __future__ import annotations
@@ -74,14 +74,20 @@ def run(path: Path) -> str:
         return out.read().decode("utf-8", "replace")
 
 
-def results() -> list[tuple[str, str | None, str | None, str]]:
-    """(program, expected id, first answer or None, output) for every program."""
+def programs(shard: int = 0, shards: int = 1) -> list[Path]:
+    """The programs of one shard of `shards` (every program with the default): the suite runs
+    the shards side by side, since all of them in one process take minutes."""
+    return sorted(PROGRAMS.glob("*.py"))[shard::shards]
+
+
+def results(shard: int = 0, shards: int = 1) -> list[tuple[str, str | None, str | None, str]]:
+    """(program, expected id, first answer or None, output) for every program of the shard."""
     import torch  # noqa: F401  - once, before the children are forked
 
     from diagnoser import diagnose
 
     found = []
-    for path in sorted(PROGRAMS.glob("*.py")):
+    for path in programs(shard, shards):
         output = run(path)
         matches = diagnose(output, lang="en")["matches"]
         found.append((path.stem, expected(path), matches[0]["id"] if matches else None, output))
@@ -92,8 +98,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--misses", action="store_true", help="show each miss and its output")
     parser.add_argument("--json", action="store_true", help="every program's result, as JSON")
+    parser.add_argument(
+        "--shard", default="0/1", metavar="K/N", help="only the K-th of N shares (0-based)"
+    )
     args = parser.parse_args()
-    rows = results()
+    shard, shards = (int(part) for part in args.shard.split("/"))
+    if not 0 <= shard < shards:
+        parser.error(f"--shard {args.shard}: K must be at least 0 and less than N")
+    rows = results(shard, shards)
     if args.json:
         keys = ("program", "expected", "first", "output")
         print(json.dumps([dict(zip(keys, row, strict=True)) for row in rows]))
