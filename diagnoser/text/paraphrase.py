@@ -144,6 +144,8 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
         return _cuda_unavailable(index)
     if left_on_the_cpu(sentence):
         return _data_on_cpu(index)
+    if checkpoint_said_cut(sentence):
+        return _truncated_file(index)
     covered = _covered(sentence, index)
     most = max(map(len, covered.values()), default=0)
     tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
@@ -407,6 +409,43 @@ def _data_on_cpu(index: Index) -> set[str]:
     """The error entries that a phrase of their own names as the model on the GPU and the data
     on the CPU."""
     own = compile_cached(r"\bon (?:the )?gpu\b[^\n]{0,20}?\bon (?:the )?cpu\b")
+    return {
+        e.id
+        for e in index.entries
+        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
+    }
+
+
+# A load that failed, retold by the file's size: "the D_XXX file was 10 times smaller than the
+# previous checkpoints", "My checkpoint files are only about 100MB, but it looks like they should
+# be closer to 350MB", "the weight file exists but is 0 bytes", "权重文件存在但大小为 0",
+# "比之前的小了很多". A file cut short by a killed save or an interrupted download.
+_CUT_SHORT = compile_cached(
+    r"\b(?:files?|checkpoints?|ckpts?|weights?|models?)\b[^.\n]{0,60}?(?:"
+    r"\b(?:was|is|were|are)(?: only)? (?:\d+ times |much |way |a lot |far )?smaller than\b"
+    r"|\b(?:was|is|were|are)(?: only)? 0 ?(?:bytes|b|kb)\b"
+    r"|\bexists? but (?:is|was) (?:empty|\*{0,2}0 bytes)"
+    r"|\bdownloaded (?:only )?partially\b"
+    r"|\b(?:are|is|was|were) only (?:about )?\d+(?:\.\d+)? ?[kmg]i?b\b,? but [^.\n]{0,30}?\bshould be\b)"
+    r"|(?:文件|权重|模型|checkpoint|ckpt|pth)[^，。；,;\n]{0,30}?(?:"
+    r"比[^，。；,;\n]{0,15}?小(?:了)?(?:很多|\d+倍|几倍|十倍|一个数量级)"
+    r"|大小(?:为|是|只有)\s*0|只有\s*\d+(?:\.\d+)?\s*[km]?b\b)"
+)
+_LOAD_FAILED = compile_cached(
+    r"(?:\bload(?:ing|ed)?\b|加载|载入)[^\n]{0,80}?(?:\berror\b|\bfail|报错|失败|出错)"
+    r"|(?:\bfail(?:ed|s)? to load\b|\berror (?:when |while )?loading\b|加载[^\n]{0,10}?(?:失败|报错|出错))"
+)
+
+
+def checkpoint_said_cut(sentence: str) -> bool:
+    """The sentence tells a failed load and a file smaller than it should be (see above)."""
+    return _LOAD_FAILED.search(sentence) is not None and _CUT_SHORT.search(sentence) is not None
+
+
+@cache
+def _truncated_file(index: Index) -> set[str]:
+    """The error entries that a phrase of their own names as a file truncated or incomplete."""
+    own = compile_cached(r"\btruncated\b|\bincomplete\b|不完整")
     return {
         e.id
         for e in index.entries
