@@ -179,6 +179,7 @@ def retold_beyond(sentence: str, index: Index, named: set[str]) -> set[str]:
 def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
     """Entry id -> the concepts its phrases that the sentence retells name together, for the
     entries with such a phrase; empty when the sentence is not retelling an error."""
+    uncued = False  # Chinese with no word of an error (read with more care, below)
     if _CHINESE.search(sentence) is None:
         text = _english_description(sentence)
     else:
@@ -186,8 +187,7 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
         # traceback or code, whose column names ("cls  targets  img_size") say no error.
         told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
         text = compact("\n".join(told))
-        if not any(cue in text for cue in _ERROR_CUES):
-            return {}
+        uncued = not any(cue in text for cue in _ERROR_CUES)
     if not text:
         return {}
     said = concepts(text)
@@ -198,7 +198,16 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
     for entry_id, needed in _phrase_concepts(index):
         if len(needed) >= _MIN_CONCEPTS and needed <= said:
             covered[entry_id] = covered.get(entry_id, frozenset()) | needed
-    if "\n" in text and _CHINESE.search(text) is None:
+    if uncued:
+        # with no word of an error, a mismatch said of three things at once still is one: "权重
+        # 加载模型不匹配问题", "加载预训练模型时出现了 权重不匹配"; two ("权重不匹配" may be a loss's
+        # weights) or no mismatch ("两个矩阵形状不能相乘是什么意思", a question) are not
+        covered = {
+            e: found
+            for e, found in covered.items()
+            if len(found) > _MIN_CONCEPTS and "mismatch" in found
+        }
+    elif "\n" in text and _CHINESE.search(text) is None:
         # an English title and body say more words, and name two concepts by chance more often
         # ("all buffers must be on the same device error", tinygrad's own check): one concept more
         covered = {e: found for e, found in covered.items() if len(found) > _MIN_CONCEPTS}
