@@ -214,7 +214,8 @@ class Entry:
         id: str,
         kind: str,
         group: str,
-        signatures: list[list[Any]],  # [pattern, exceptions, unless, torch, anchor, type, code, beside]
+        # [pattern, exceptions, unless, torch, anchor, type, code, beside] each
+        signatures: list[list[Any]],
         frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
         store: _Records,

@@ -199,9 +199,9 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
         if len(needed) >= _MIN_CONCEPTS and needed <= said:
             covered[entry_id] = covered.get(entry_id, frozenset()) | needed
     if uncued:
-        # with no word of an error, a mismatch said of three things at once still is one: "权重
-        # 加载模型不匹配问题", "加载预训练模型时出现了 权重不匹配"; two ("权重不匹配" may be a loss's
-        # weights) or no mismatch ("两个矩阵形状不能相乘是什么意思", a question) are not
+        # with no word of an error, a mismatch said of three things at once still is one:
+        # "权重加载模型不匹配问题", "加载预训练模型时出现了 权重不匹配"; two ("权重不匹配", maybe
+        # a loss's weights) or no mismatch ("两个矩阵形状不能相乘是什么意思", a question) are not
         covered = {
             e: found
             for e, found in covered.items()
@@ -435,14 +435,15 @@ _CUT_SHORT = compile_cached(
     r"|\b(?:was|is|were|are)(?: only)? 0 ?(?:bytes|b|kb)\b"
     r"|\bexists? but (?:is|was) (?:empty|\*{0,2}0 bytes)"
     r"|\bdownloaded (?:only )?partially\b"
-    r"|\b(?:are|is|was|were) only (?:about )?\d+(?:\.\d+)? ?[kmg]i?b\b,? but [^.\n]{0,30}?\bshould be\b)"
+    r"|\b(?:are|is|was|were) only (?:about )?\d+(?:\.\d+)? ?[kmg]i?b\b,? but "
+    r"[^.\n]{0,30}?\bshould be\b)"
     r"|(?:文件|权重|模型|checkpoint|ckpt|pth)[^，。；,;\n]{0,30}?(?:"
     r"比[^，。；,;\n]{0,15}?小(?:了)?(?:很多|\d+倍|几倍|十倍|一个数量级)"
     r"|大小(?:为|是|只有)\s*0|只有\s*\d+(?:\.\d+)?\s*[km]?b\b)"
 )
 _LOAD_FAILED = compile_cached(
     r"(?:\bload(?:ing|ed)?\b|加载|载入)[^\n]{0,80}?(?:\berror\b|\bfail|报错|失败|出错)"
-    r"|(?:\bfail(?:ed|s)? to load\b|\berror (?:when |while )?loading\b|加载[^\n]{0,10}?(?:失败|报错|出错))"
+    r"|\bfail(?:ed|s)? to load\b|\berror (?:when |while )?loading\b"
 )
 
 
