@@ -97,11 +97,13 @@ class Signature:
     read with the entry's other texts (Entry.explain_templates)."""
 
     __slots__ = (
+        "_beside_regex",
         "_code_regex",
         "_regex",
         "_type_regex",
         "_unless_regex",
         "anchor",
+        "beside",
         "code",
         "exceptions",
         "pattern",
@@ -119,6 +121,7 @@ class Signature:
         anchor: str | None = None,
         type: str | None = None,
         code: str | None = None,
+        beside: str | None = None,
     ) -> None:
         self.pattern = pattern
         self.exceptions = exceptions
@@ -128,10 +131,12 @@ class Signature:
         self.anchor = anchor
         self.type = type
         self.code = code
+        self.beside = beside
         self._regex: re.Pattern[str] | None = None
         self._code_regex: re.Pattern[str] | None = None
         self._type_regex: re.Pattern[str] | None = None
         self._unless_regex: re.Pattern[str] | None = None
+        self._beside_regex: re.Pattern[str] | None = None
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -158,6 +163,13 @@ class Signature:
         if self.code and self._code_regex is None:
             self._code_regex = compile_cached(self.code)
         return self._code_regex
+
+    @property
+    def beside_regex(self) -> re.Pattern[str] | None:
+        """What the rest of the paste must show too (the schema's `beside`), as a regex."""
+        if self.beside and self._beside_regex is None:
+            self._beside_regex = compile_cached(self.beside, re.IGNORECASE)
+        return self._beside_regex
 
     def __repr__(self) -> str:
         return f"Signature({self.pattern!r})"
@@ -202,7 +214,8 @@ class Entry:
         id: str,
         kind: str,
         group: str,
-        signatures: list[list[Any]],  # [pattern, exceptions, unless, torch, anchor, type] each
+        # [pattern, exceptions, unless, torch, anchor, type, code, beside] each
+        signatures: list[list[Any]],
         frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
         store: _Records,
@@ -227,8 +240,10 @@ class Entry:
     def signatures(self) -> tuple[Signature, ...]:
         if self._signatures is None:
             self._signatures = tuple(
-                Signature(pattern, tuple(exceptions), unless, torch, anchor, type, code)
-                for pattern, exceptions, unless, torch, anchor, type, code in self._raw_signatures
+                Signature(pattern, tuple(exceptions), unless, torch, anchor, type, code, beside)
+                for pattern, exceptions, unless, torch, anchor, type, code, beside in (
+                    self._raw_signatures
+                )
             )
         return self._signatures
 
@@ -679,6 +694,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                             "anchor",
                             "type",
                             "code",
+                            "beside",
                         )
                     ]
                     for s in e["signatures"]

@@ -82,6 +82,10 @@ class Signature(Strict):
     # line and in the user's own deepest one): for a message that alone names no family,
     # "'NoneType' object has no attribute 'norm'" names gradient-none on `p.grad.norm()`.
     code: NonEmpty | None = None
+    # The rest of the paste must show this too (searched, case-insensitive, anywhere in it): for
+    # a message that names the family only beside its context, a CUDA kernel's "index out of
+    # bounds" assertion is an embedding's only where the paste shows an embedding lookup.
+    beside: NonEmpty | None = None
     torch: NonEmpty | None = None
     explain: Text | None = None
     # A wording that names a case of its own within the family (host RAM in cuda-oom): its title,
@@ -90,7 +94,7 @@ class Signature(Strict):
     cause: Text | None = None
     fix: Text | None = None
 
-    _check_pattern = field_validator("pattern", "unless", "type", "code")(
+    _check_pattern = field_validator("pattern", "unless", "type", "code", "beside")(
         lambda v: v if v is None else _compile(v)
     )
 

@@ -322,7 +322,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         chosen = (root, *chosen)
     foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
     for err in chosen:
-        found = _signature_matches(err, index) or _fuzzy_matches(err, index)
+        found = _signature_matches(err, index, trace.text) or _fuzzy_matches(err, index)
         found = found or _frame_matches(err, index)
         if found and foreign is None:
             foreign = from_another_framework(trace.text)
@@ -341,11 +341,15 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         keep(m)
     for m in _finding_matches(trace.text, index):
         keep(m)
-    # at equal scores, a wording that also fits the failing line (a `code` condition) is the more
-    # specific answer: gather's index under torch.compile, on a cross_entropy line, is the target
+    # at equal scores, a wording that also fits the failing line (a `code` condition) or the rest
+    # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
+    # a cross_entropy line, is the target
     ranked = sorted(
         _warnings_last(best.values()),
-        key=lambda m: (-m.score, not (m.signature is not None and m.signature.code)),
+        key=lambda m: (
+            -m.score,
+            not (m.signature is not None and (m.signature.code or m.signature.beside)),
+        ),
     )
     return Diagnosis(trace, tuple(ranked))
 
@@ -374,7 +378,7 @@ def _warnings_last(found: Iterable[Match]) -> list[Match]:
     ]
 
 
-def _signature_matches(err: Error, index: Index) -> list[Match]:
+def _signature_matches(err: Error, index: Index, text: str = "") -> list[Match]:
     out = []
     exc_name = err.exc_type.rsplit(".", 1)[-1].lower() if err.exc_type else None
     # A message wrapped mid-word by a terminal reads whole again without its line breaks.
@@ -398,6 +402,8 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
             continue
         if sig.code_regex and not _code_fits(sig.code_regex, err):
             continue
+        if sig.beside_regex and not sig.beside_regex.search(text or err.message):
+            continue
         score = 100
         if sig.exceptions and exc_name and exc_name not in {e.lower() for e in sig.exceptions}:
             score -= _TYPE_MISMATCH_PENALTY
@@ -409,9 +415,17 @@ def _signature_matches(err: Error, index: Index) -> list[Match]:
             # run, printed without its class) is no sentence
             score = min(score, _NAMED_SCORE)
         values = {k: v for k, v in hit.groupdict().items() if v is not None}
+        if "need" in values and "have" in values and not _older(values["have"], values["need"]):
+            continue  # a version check that names one it found as new as the one it needs
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
     return out
+
+
+def _older(have: str, need: str) -> bool:
+    """A release number below another ("2.0.1" < "2.1"): a library's check quoting both fails
+    only then. Its `==` pin also fails on a newer one, but that newer torch is not too old."""
+    return tuple(map(int, have.split("."))) < tuple(map(int, need.split(".")))
 
 
 def _code_fits(code: re.Pattern[str], err: Error) -> bool:

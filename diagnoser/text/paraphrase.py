@@ -128,6 +128,9 @@ _ERROR_CUES = (
 # ("different batch size gives different loss, is it a problem?").
 _EN_ERROR_CUE = compile_cached(r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?)\b")
 _EN_MAX_LENGTH = 200
+# A post's title and a short body, each line a description of its own: "Checkpoint loading error"
+# above "... failed to load. Error parameters did not match." Longer English is a log or code.
+_EN_MAX_LINES = 4
 _MIN_CONCEPTS = 2
 _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 
@@ -139,6 +142,10 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
         return _torch_too_old(index)
     if cuda_said_unavailable(sentence):
         return _cuda_unavailable(index)
+    if left_on_the_cpu(sentence):
+        return _data_on_cpu(index)
+    if checkpoint_said_cut(sentence):
+        return _truncated_file(index)
     covered = _covered(sentence, index)
     most = max(map(len, covered.values()), default=0)
     tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
@@ -172,6 +179,7 @@ def retold_beyond(sentence: str, index: Index, named: set[str]) -> set[str]:
 def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
     """Entry id -> the concepts its phrases that the sentence retells name together, for the
     entries with such a phrase; empty when the sentence is not retelling an error."""
+    uncued = False  # Chinese with no word of an error (read with more care, below)
     if _CHINESE.search(sentence) is None:
         text = _english_description(sentence)
     else:
@@ -179,8 +187,7 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
         # traceback or code, whose column names ("cls  targets  img_size") say no error.
         told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
         text = compact("\n".join(told))
-        if not any(cue in text for cue in _ERROR_CUES):
-            return {}
+        uncued = not any(cue in text for cue in _ERROR_CUES)
     if not text:
         return {}
     said = concepts(text)
@@ -191,16 +198,36 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
     for entry_id, needed in _phrase_concepts(index):
         if len(needed) >= _MIN_CONCEPTS and needed <= said:
             covered[entry_id] = covered.get(entry_id, frozenset()) | needed
+    if uncued:
+        # with no word of an error, a mismatch said of three things at once still is one:
+        # "权重加载模型不匹配问题", "加载预训练模型时出现了 权重不匹配"; two ("权重不匹配", maybe
+        # a loss's weights) or no mismatch ("两个矩阵形状不能相乘是什么意思", a question) are not
+        covered = {
+            e: found
+            for e, found in covered.items()
+            if len(found) > _MIN_CONCEPTS and "mismatch" in found
+        }
+    elif "\n" in text and _CHINESE.search(text) is None:
+        # an English title and body say more words, and name two concepts by chance more often
+        # ("all buffers must be on the same device error", tinygrad's own check): one concept more
+        covered = {e: found for e, found in covered.items() if len(found) > _MIN_CONCEPTS}
     return covered
 
 
 def _english_description(sentence: str) -> str:
-    """The sentence compacted when it is one short line that says it is about an error, else "".
-    Several lines of English are a log or code, whose words name concepts by chance."""
-    text = sentence.strip()
-    if "\n" in text or len(text) > _EN_MAX_LENGTH or _EN_ERROR_CUE.search(text) is None:
+    """The sentence compacted when it is one short line, or a post's title, a blank line and a
+    short body, of which a line says it is about an error, else "": the title may say only "Error
+    when loading pretrained weights" and the body what did not match. Other English over several
+    lines is a log or code ("epoch 3 ...\nerror count 0"), whose words name concepts by chance."""
+    raw = sentence.strip().splitlines()
+    if len(raw) > 1 and raw[1].strip():
+        return ""  # no title above a blank line: a log's lines
+    lines = [line.strip() for line in raw if line.strip()]
+    if len(lines) > _EN_MAX_LINES or any(len(line) > _EN_MAX_LENGTH for line in lines):
         return ""
-    return compact(text)
+    if not any(_EN_ERROR_CUE.search(line) for line in lines):
+        return ""
+    return "\n".join(map(compact, lines))
 
 
 def concepts(text: str) -> frozenset[str]:
@@ -355,6 +382,80 @@ def cuda_said_unavailable(sentence: str) -> bool:
 def _cuda_unavailable(index: Index) -> set[str]:
     """The error entries that a phrase of their own names as torch.cuda.is_available() False."""
     own = compile_cached(_IS_AVAILABLE_FALSE)
+    return {
+        e.id
+        for e in index.entries
+        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
+    }
+
+
+# An error retold by its fix, a tensor the user forgot to put on the GPU: "用GPU推理的时候会出错 ...
+# 原来是忘记把那个feat_length 用cuda加载了", "I forgot to move the labels to the GPU", "the mask
+# wasn't moved to cuda". Only beside an error said: forgetting the model on the CPU without one
+# is a slow run. The Chinese says it was forgotten (忘记/忘了): "没有把模型加载到gpu上" is as often
+# a question about a model.cuda() that did nothing, with no error at all.
+_LEFT_ON_CPU = compile_cached(
+    r"(?:忘记|忘了)把?[^，。,;；\n]{0,30}?(?:放到|放在|移到|转到|搬到|加载到|送到|放进|用|\.to\(|\.cuda\()"
+    r"\s{0,2}(?:cuda|gpu|显卡|显存|device)"
+    r"|\bforg[eo]t(?:ten)? to (?:move|put|send|transfer|load|copy|cast)\b[^.\n]{0,40}?"
+    r"\b(?:to|on|onto|into) (?:the )?(?:gpu|cuda|device)\b"
+    r"|\bforg[eo]t(?:ten)? (?:to (?:call|add) )?(?:the )?[`'\"]?\.(?:cuda|to)\("
+    r"|\b(?:was|were|is|are)(?: not|n['’]t) (?:moved|put|sent|transferred|loaded) (?:to|on|onto) "
+    r"(?:the )?(?:gpu|cuda)\b"
+)
+
+
+def left_on_the_cpu(sentence: str) -> bool:
+    """The sentence says an error came from a tensor left off the GPU (see above)."""
+    if not ("忘" in sentence or "forg" in sentence or " not " in sentence or "n't" in sentence):
+        return False
+    said_error = any(cue in sentence for cue in _ERROR_CUES) or _EN_ERROR_CUE.search(sentence)
+    return bool(said_error) and _LEFT_ON_CPU.search(sentence) is not None
+
+
+@cache
+def _data_on_cpu(index: Index) -> set[str]:
+    """The error entries that a phrase of their own names as the model on the GPU and the data
+    on the CPU."""
+    own = compile_cached(r"\bon (?:the )?gpu\b[^\n]{0,20}?\bon (?:the )?cpu\b")
+    return {
+        e.id
+        for e in index.entries
+        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
+    }
+
+
+# A load that failed, retold by the file's size: "the D_XXX file was 10 times smaller than the
+# previous checkpoints", "My checkpoint files are only about 100MB, but it looks like they should
+# be closer to 350MB", "the weight file exists but is 0 bytes", "权重文件存在但大小为 0",
+# "比之前的小了很多". A file cut short by a killed save or an interrupted download.
+_CUT_SHORT = compile_cached(
+    r"\b(?:files?|checkpoints?|ckpts?|weights?|models?)\b[^.\n]{0,60}?(?:"
+    r"\b(?:was|is|were|are)(?: only)? (?:\d+ times |much |way |a lot |far )?smaller than\b"
+    r"|\b(?:was|is|were|are)(?: only)? 0 ?(?:bytes|b|kb)\b"
+    r"|\bexists? but (?:is|was) (?:empty|\*{0,2}0 bytes)"
+    r"|\bdownloaded (?:only )?partially\b"
+    r"|\b(?:are|is|was|were) only (?:about )?\d+(?:\.\d+)? ?[kmg]i?b\b,? but "
+    r"[^.\n]{0,30}?\bshould be\b)"
+    r"|(?:文件|权重|模型|checkpoint|ckpt|pth)[^，。；,;\n]{0,30}?(?:"
+    r"比[^，。；,;\n]{0,15}?小(?:了)?(?:很多|\d+倍|几倍|十倍|一个数量级)"
+    r"|大小(?:为|是|只有)\s*0|只有\s*\d+(?:\.\d+)?\s*[km]?b\b)"
+)
+_LOAD_FAILED = compile_cached(
+    r"(?:\bload(?:ing|ed)?\b|加载|载入)[^\n]{0,80}?(?:\berror\b|\bfail|报错|失败|出错)"
+    r"|\bfail(?:ed|s)? to load\b|\berror (?:when |while )?loading\b"
+)
+
+
+def checkpoint_said_cut(sentence: str) -> bool:
+    """The sentence tells a failed load and a file smaller than it should be (see above)."""
+    return _LOAD_FAILED.search(sentence) is not None and _CUT_SHORT.search(sentence) is not None
+
+
+@cache
+def _truncated_file(index: Index) -> set[str]:
+    """The error entries that a phrase of their own names as a file truncated or incomplete."""
+    own = compile_cached(r"\btruncated\b|\bincomplete\b|不完整")
     return {
         e.id
         for e in index.entries
