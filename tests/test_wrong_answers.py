@@ -1014,8 +1014,8 @@ def test_another_frameworks_error_in_pytorchs_words_is_not_answered(index: Index
     ],
 )
 def test_the_framework_cues_cover_every_branch(text: str) -> None:
-    """framework._CUES lets a paste without any of its words skip the patterns: each branch of
-    _OTHER must still be found."""
+    """framework._OTHER asks each framework's pattern only of a paste holding one of its cues:
+    each branch must still be found."""
     from diagnoser.text.framework import other_framework
 
     assert other_framework(text)
