@@ -967,15 +967,95 @@ def test_another_frameworks_error_in_pytorchs_words_is_not_answered(index: Index
         "what():  an illegal memory access was encountered at [/paddle/paddle/fluid/op.cc:37]",
         "paddle::platform::EnforceNotMet",
         "> Library(corncob)",
+        # TensorFlow's runtime, as posted: santi-pdp/segan#42, tensorflow/models#8487,
+        # keras-team/keras#9643, google-deepmind/jaxline#11,
+        # titu1994/keras-attention-augmented-convs#5, tensorflow/tensorflow#1355
+        "ResourceExhaustedError (see above for traceback): OOM when allocating tensor",
+        "Resource exhausted: OOM when allocating tensor with shape[32,960,10,10]",
+        "W external/xla/xla/tsl/framework/bfc_allocator.cc:501] Allocator (GPU_0_bfc) ran out",
+        "I receive ` RESOURCE_EXHAUSTED: Out of memory while trying to allocate 285212672 bytes.`",
+        "\t [[{{node attention_augmentation2d_7/MatMul}}]]",
+        "\t [[Node: sub_2518 = Sub[T=DT_FLOAT]]",
+        # Keras, as posted: keras-team/keras#10506 and #12863, vict0rsch/deep_learning#5,
+        # theclassofai/Multiclass_Image_Classification#1, meownoid/face-identification-tpe#14
+        "423/423 [==============================] - 192s 454ms/step - loss: 1.8386",
+        "Epoch 4/10 20165/20165 [==============================] - 54s 3ms/step - loss: 0.1470",
+        "model.compile(loss='categorical_crossentropy', optimizer=rms, metrics=['accuracy'])",
+        "history = model.fit_generator(train_generator,",
+        '  File "/home/ansari/local/lib/python3.5/site-packages/keras/engine/training.py"',
+        "x = keras.layers.Dense(64)(x)",
+        # Paddle, MXNet, JAX: PaddlePaddle/PaddleOCR#8857, apache/mxnet#10323,
+        # msracver/Flow-Guided-Feature-Aggregation#16, jax-ml/jax#12575
+        "x = fluid.layers.data(name='x', shape=[7, 1]); paddle.fluid.io.save_inference_model()",
+        "[2023/01/15 09:50:24] ppocr ERROR: When parsing line",
+        "mean=mx.nd.array([0.485, 0.456, 0.406])",
+        "trainer = gluon.Trainer(net.collect_params(), 'sgd')",
+        "mxnet.base.MXNetError: [17:13:00] src/operator/nn/./../mxnet_op.h:576: Check failed",
+        "src/storage/./pooled_storage_manager.h:107: cudaMalloc failed: out of memory",
+        "@partial(jax.vmap, in_axes=(0, None))",
+        "jax._src.traceback_util.UnfilteredStackTrace: jaxlib.xla_extension.XlaRuntimeError",
+        "x = jnp.zeros((10, 50))",
+        "from flax import linen as nn",
+        # Caffe: BVLC/caffe#3744, #4371 and #6383
+        "    @     0x7fcc1fa1e2f0  caffe::SyncedMemory::to_gpu()",
+        './build/tools/caffe train -solver examples/myfile/solver.prototxt"',
+        "    Train net output #0: loss = 51.5251 (* 1 = 51.5251 loss)",
+        "Solver scaffolding done.",
+        # MATLAB: vlfeat/matconvnet#1137, peiyunh/tiny#51
+        "Error in vl_simplenn (line 300)",
+        "train: epoch 01:   1/1074:Error using gpuArray/max",
+        # the JVM: magefree/mage#372, INCF/eeg-database#66, a heap dump's first frame
+        "Java Error java.lang.OutOfMemoryError: Java heap space",
+        "HTTP ERROR: 500\n\nJava heap space",
+        "\tat java.util.Arrays.copyOf(Arrays.java:3332)",
+        # R: corncob's and rhdf5's installs
+        'library ("rhdf5")',
+        'install.packages("BiocManager")\nBiocManager::install("phyloseq")',
     ],
 )
 def test_the_framework_cues_cover_every_branch(text: str) -> None:
-    """framework._CUES lets a paste without any of its words skip the patterns: each branch of
-    _OTHER must still be found."""
+    """framework._OTHER asks each framework's pattern only of a paste holding one of its cues:
+    each branch must still be found."""
     from diagnoser.text.framework import other_framework
 
     assert other_framework(text)
     assert not other_framework(text + "\nimport torch")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Python's own report of an exception in a thread (threading.excepthook), not the JVM's
+        "Exception in thread Thread-1:\nTraceback (most recent call last):",
+        # torch 2's nn.Module.compile() takes no loss or metrics, unlike Keras' compile()
+        "model.compile(mode='max-autotune')",
+        # tqdm's bar, which PyTorch loops print, is no Keras bar
+        "100%|██████████| 782/782 [01:23<00:00,  9.39it/s, loss=0.693]",
+        # Caffe2 is PyTorch's: its sources are named in torch's own errors
+        "(caffe2/serialize/inline_container.cc:145)",
+        # a Python file's line, as users write it, is no MATLAB error line
+        "Error in train.py (line 45)",
+        "I use the transformers library (version 4.30) and the model does not learn",
+    ],
+)
+def test_near_misses_of_the_framework_cues_are_no_other_framework(text: str) -> None:
+    from diagnoser.text.framework import foreign
+
+    assert not foreign(text)
+
+
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [("en-gh-017", "loss-not-decreasing"), ("en-forum-080", "loss-oscillates")],
+)
+def test_a_keras_log_keeps_its_training_behaviour(post_id: str, family: str, index: Index) -> None:
+    """Keras' progress bar marks the post as another framework's (its errors are Keras'), but a
+    loss that does not fall or that jumps has the same causes in any framework of networks: the
+    development set labels these Keras posts with their family."""
+    from diagnoser.text.framework import other_framework
+
+    assert other_framework(_post(post_id))
+    assert _first(_post(post_id), index) == family
 
 
 @pytest.mark.parametrize(
@@ -996,6 +1076,12 @@ def test_the_framework_cues_cover_every_branch(text: str) -> None:
         "[3]\ttrain-rmse:6.57081\tvalidate-rmse:6.57081",
         "[1]\tvalidation_0-auc:0.5\tvalidation_0-logloss:0.960257",
         "[7]\tvalid-auc:0.71\teval-logloss:0.52",
+        # an R session, as posted: statdivlab/corncob#124, volkerschmid/bamp#3
+        "> library(corncob)\n> data(soil_phylo)",
+        'library("DESeq2")',
+        "soil <- soil_phylo %>%",
+        "BAMP.JPN.1<- bamp(cases = JPN.Dth.M,",
+        'if (!requireNamespace("BiocManager")) install.packages("BiocManager")',
     ],
 )
 def test_the_boosted_tree_cues_cover_every_branch(text: str) -> None:

@@ -1,32 +1,95 @@
 """Whether a paste visibly comes from another framework than PyTorch: TensorFlow's or Paddle's
 log lines, imports of Keras, MindSpore or JAX, an R session's library() calls, and no word of
-torch anywhere. An error entry explains a message PyTorch prints: retold in words beside another
+torch anywhere. Many such posts never name their framework: its runtime names it for them
+(TensorFlow's ResourceExhaustedError and GPU_0_bfc allocator, Keras' progress bar, MXNet's
+pooled_storage_manager, Caffe's solver lines, MATLAB's "Error in f (line N)", the JVM's
+java.lang errors). An error entry explains a message PyTorch prints: retold in words beside another
 framework's log ("显卡内存不够" under TensorFlow's device lines), or printed by it in
 PyTorch's words (Paddle's "an illegal memory access was encountered at [/paddle/fluid/...]"), it
 is that framework's error, with other causes and fixes. Training behaviours (a loss that does not
 fall, a slow input pipeline) are the same in any framework of neural networks and stay answered;
-not in gradient-boosted trees or a statistics package, whose rounds and fits have none of the
-causes the entries give (learning rate, zero_grad, BatchNorm, DataLoader workers)."""
+not in gradient-boosted trees or a statistics package (an R session naming no network), whose
+rounds and fits have none of the causes the entries give (learning rate, zero_grad, BatchNorm,
+DataLoader workers)."""
 
 from __future__ import annotations
 
 from ..knowledge.regex_cache import compile_cached
 
-_OTHER = (
-    r"(?im)^[^\S\n]*(?:import|from)[^\S\n]+(?:tensorflow|keras|mindspore|paddle|jax|mxnet)\b"
-    r"|\b(?:tensorflow|mxnet)/(?:core|python|stream_executor|compiler)/"
-    r"|(?:^|(?<=[`'\"]))(?:INFO|WARNING|ERROR):tensorflow:"  # a log line, or one quoted
-    r"|\btf\.(?:keras|compat|data|function|Session|config|train|estimator)\b"
-    r"|\b(?:mindspore|paddlepaddle)\b|\bpaddle::|/paddle/(?:fluid|phi)/"
-    r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)\([A-Za-z][\w.]{0,40}\)"
+# Each framework by its cues and its pattern: a pattern is asked only of a paste that holds one
+# of its cues (lowered), as every paste with an error an entry fits is asked, most naming none.
+_OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
+    (
+        ("tensorflow", "keras", "mindspore", "paddle", "jax", "mxnet", "tf."),
+        r"(?im)^[^\S\n]*(?:import|from)[^\S\n]+(?:tensorflow|keras|mindspore|paddle|jax|mxnet)\b"
+        r"|\b(?:tensorflow|mxnet)/(?:core|python|stream_executor|compiler)/"
+        r"|(?:^|(?<=[`'\"]))(?:INFO|WARNING|ERROR):tensorflow:"  # a log line, or one quoted
+        r"|\btf\.(?:keras|compat|data|function|Session|config|train|estimator|placeholder|Variable"
+        r"|get_variable|variable_scope|layers|losses|nn|GradientTape|summary|saved_model|contrib)\b"
+        r"|\b(?:mindspore|paddlepaddle)\b|\bpaddle::|/paddle/(?:fluid|phi)/"
+        r"|\bpaddle\.(?:fluid|nn|optimizer|static|io|vision|jit|to_tensor|set_device|distributed)\b"
+        r"|\bkeras\.(?:layers|models|backend|callbacks|optimizers|losses|utils|engine|applications)\b"
+        r"|\bkeras[/\\](?:engine|backend|models|legacy|layers|src)\b"  # its files in a traceback
+        # MXNet's error and library; JAX's modules and its compiled half
+        r"|\bmxnet\.base\b|\blibmxnet\b|\bMXNetError\b"
+        r"|\bjax\.(?:numpy|random|jit|grad|vmap|pmap|lax|tree_util|device_put)\b"
+        r"|\bjax[/\\.]_src\b|\bjaxlib\b",
+    ),
+    (
+        # TensorFlow's runtime, its name cut off: ResourceExhaustedError's "OOM when allocating
+        # tensor with shape[...] ... by allocator GPU_0_bfc", its device and graph-node names;
+        # RESOURCE_EXHAUSTED, the status of TensorFlow's and XLA's (JAX's) allocators
+        ("resourceexhausted", "resource_exhausted", "oom when allocating", "_bfc", "job:localhost"),
+        r"(?i)\bResourceExhaustedError\b|\bOOM when allocating tensor\b|\bGPU_\d+_bfc\b"
+        r"|(?-i:\bRESOURCE_EXHAUSTED\b)|/job:localhost/replica:",
+    ),
+    (("[[{{node", "[[node: "), r"\[\[(?:\{\{node|Node:) "),
+    (
+        # Keras: its progress bar ("1875/1875 [=====] - 5s 3ms/step - loss: ..." or "- ETA: 2:03")
+        # and its training API (a compile() given a loss, fit_generator)
+        ("] - ", "fit_generator(", "compile("),
+        r"(?m)^[^\S\n]*(?:Epoch \d{1,6}/\d{1,6}[^\S\n]+)?\d{1,7}/\d{1,7}[^\S\n]\[[=>.]{10,60}\]"
+        r"[^\S\n]-[^\S\n](?:ETA|\d)"
+        r"|\bfit_generator\(|\.compile\([^)\n]{0,200}?\b(?:loss|metrics)[^\S\n]*=",
+    ),
+    # PaddleOCR's and PaddleDetection's loggers and packages
+    (("ppocr", "ppdet"), r"\bpp(?:ocr|det)\b"),
+    (
+        # MXNet's APIs and its GPU allocator ("pooled_storage_manager.h:107: cudaMalloc failed")
+        ("mx.", "gluon.", "pooled_storage"),
+        r"\bmx\.(?:nd|sym|symbol|gluon|io|mod|init|autograd|context)\b"
+        r"|\bgluon\.(?:nn|Trainer|loss)\b|\bpooled_storage_manager\b",
+    ),
+    (("jnp.", "flax"), r"(?i)\bjnp\.\w|\bflax\b"),
+    (
+        # Caffe (not Caffe2, PyTorch's): its name, its net files and its solver's messages, which
+        # the parser reads without their glog prefix ("I0505 18:10:10.59 24343 solver.cpp:57] ")
+        ("caffe", ".prototxt", "net output #", "solver scaffolding"),
+        r"(?i)\bcaffe\b|\.prototxt\b|\b(?:Train|Test) net output #\d+:|\bSolver scaffolding done\b",
+    ),
+    (
+        # MATLAB: its error lines ("Error using trainNetwork (line 184)", "Error in vl_simplenn
+        # (line 300)") and its GPU arrays, named in its GPU errors ("use 'gpuDevice()'")
+        ("(line ", "gpuarray", "gpudevice("),
+        r"(?m)^[^\S\n]*Error (?:using|in) [\w./>]+(?<!\.py) \(line \d+\)[^\S\n]*$"
+        r"|\bgpuArray\b|\bgpuDevice\(",
+    ),
+    (
+        # the JVM's errors and frames (Python's "Exception in thread Thread-1:" is no cue)
+        ("java",),
+        r"(?i)\bjava\.(?:lang|io|util|nio)\.\w+|\bJava heap space\b|\([\w$]+\.java:\d+\)",
+    ),
+    (
+        # an R session: its packages loaded or installed
+        ("library(", "library (", "require(", "require (", "install.packages(", "biocmanager::"),
+        r"(?im)^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)[^\S\n]?\([\"']?[A-Za-z][\w.]{0,40}[\"']?\)"
+        r"|\b(?:install\.packages|BiocManager::install)\(",
+    ),
 )
-_TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b"
-# Every branch of _OTHER holds one of these: a paste without any is read no further (asked for
-# every paste with an error an entry fits, the patterns would cost more than this look).
-_CUES = (
-    *("tensorflow", "keras", "mindspore", "paddle", "jax", "mxnet"),
-    *("tf.", "library(", "require("),
-)
+# PyTorch's own names, weighed against every cue above: a post that ports a Keras model to an
+# nn.Module, or compares its run with TensorFlow's, is a PyTorch post (zero_grad and a .pth file
+# are PyTorch's alone; Paddle has backward() and state_dict() too)
+_TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b|zero_grad\(|\.pth\b"
 
 
 def other_framework(text: str) -> bool:
@@ -37,9 +100,11 @@ def other_framework(text: str) -> bool:
 
 def _other(text: str, lower: str) -> bool:
     return (
-        any(cue in lower for cue in _CUES)
+        any(
+            any(cue in lower for cue in cues) and compile_cached(pattern).search(text) is not None
+            for cues, pattern in _OTHER
+        )
         and compile_cached(_TORCH).search(text) is None
-        and compile_cached(_OTHER).search(text) is not None
     )
 
 
@@ -52,6 +117,11 @@ _NOT_NEURAL = (
     r"|statsmodels|lme4|glmer|glm\.fit|checkConv|ConvergenceWarning)\b|max\|grad\|"
     r"|^[^\S\n]*(?:\[[\d:]+\][^\S\n]*)?\[\d+\][^\S\n]+(?:train|valid\w*|eval|test)-[a-z][\w@]*:[-\d.]"
     r"|\bboosting round \d+"
+    # an R session: its packages loaded or installed, its assignments and pipes; with no word of
+    # a network (R's keras and neuralnet are named), a statistics or bioinformatics package
+    r"|^[^\S\n]*(?:>[^\S\n]*)?(?:library|require)[^\S\n]?\([\"']?[A-Za-z][\w.]{0,40}[\"']?\)"
+    r"|\b(?:install\.packages|BiocManager::install)\("
+    r"|^[^\S\n]*(?:>[^\S\n]*)?[A-Za-z][\w.$]{0,40}[^\S\n]*<-[^\S\n]*[\w.]{1,40}\(|%>%"
 )
 
 
@@ -60,6 +130,8 @@ _NOT_NEURAL_CUES = (
     *("xgboost", "lightgbm", "catboost", "xgb", "lgbm", "statsmodels", "lme4", "glmer"),
     *("glm.fit", "checkconv", "convergencewarning", "max|grad|", "boosting round"),
     *("train-", "eval-", "test-", "valid-", "validate-", "validation_"),  # a boosting round's log
+    *("library(", "library (", "require(", "require (", "install.packages(", "biocmanager::"),
+    *("<-", "%>%"),  # R's
 )
 
 
@@ -78,7 +150,10 @@ def _not_neural(text: str, lower: str) -> bool:
     )
 
 
-_NETWORK = r"(?i)\b(?:neural|network|layers?|epochs?|keras|tensorflow|lstm|cnn|transformer)\b"
+_NETWORK = (
+    r"(?i)\b(?:neural|network|layers?|epochs?|keras|tensorflow|lstm|cnn|transformer|neuralnet|nnet"
+    r"|mxnet|h2o)\b"
+)
 
 
 def foreign(text: str) -> bool:
