@@ -1164,6 +1164,12 @@ def test_a_symptom_described_only_in_a_denial_is_not_answered(index: Index) -> N
     assert best is not None and best.entry.id == "loss-not-decreasing"
     found = diagnose("nan appears after 3 epochs", index).best
     assert found is not None and found.entry.id == "nan-loss"
+    assert diagnose("训练过程中没有出现nan", index).matches == ()
+    said = [m.entry.id for m in diagnose("训练过程中没有出现nan，但是loss不下降", index).matches]
+    assert said == ["loss-not-decreasing"], said
+    for nan in ("训练一段时间后出现nan", "训练不久出现nan"):
+        best = diagnose(nan, index).best
+        assert best is not None and best.entry.id == "nan-loss", nan
 
 
 @pytest.mark.parametrize(
