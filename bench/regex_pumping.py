@@ -320,7 +320,7 @@ def kb_patterns() -> list[tuple[str, str, int]]:
         for i, pattern in enumerate(e.symptoms.patterns if e.symptoms else []):
             found.append((f"{e.id}-symptom-{i}", pattern, re.IGNORECASE))
         # the words that rule a sentence out are searched in every sentence that names the entry
-        for rule in ("contradicted_by", "confirmed_by", "ruled_out_by"):
+        for rule in ("contradicted_by", "confirmed_by", "ruled_out_by", "ruled_out_in_clause_by"):
             for i, pattern in enumerate(getattr(e.symptoms, rule) if e.symptoms else []):
                 found.append((f"{e.id}-{rule}-{i}", pattern, re.IGNORECASE))
     return found

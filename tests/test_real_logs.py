@@ -206,3 +206,12 @@ def test_keras_epoch_line_gives_its_epoch_to_the_numbers_below() -> None:
     log = read("Epoch 3/50\n120/120 [======] - 12s 98ms/step - loss: 0.6931 - accuracy: 0.5012")
     assert log.series["loss"][0].epoch == 3
     assert log.series["acc"][0].value == pytest.approx(0.5012)
+
+
+def test_a_bare_rows_counts_close_its_loss_terms() -> None:
+    """YOLOv5's results rows go on after the labels and image size with the validation's
+    precision, recall and mAP: summed into the loss, they made 0.109 read as 3.48 and the mAP's
+    stillness a loss that does not fall."""
+    _, text = _paste(LOGS / "yolov5-1914-results-rows.txt")
+    first = read(text).series["loss"][0].value
+    assert abs(first - (0.0309 + 0.01598 + 0.007565 + 0.05444)) < 1e-9

@@ -1101,3 +1101,128 @@ def test_a_typo_kept_in_a_phrase_is_no_word_to_correct_towards(index: Index) -> 
     )
     best = diagnose("gpu utill 0 during training", index).best
     assert best is not None and best.entry.id == "slow-training-dataloader"
+
+
+# A loss named by its part or its variable (camelCase, snake_case, the name before or after) is
+# still a loss; in code and in a log's fields the name stays whole.
+GLUED_LOSS = [
+    # open-mmlab/mmfewshot#84 (a maintainer reading the user's log)
+    ("loss-not-decreasing", "From the log file, the loss_cls does not decreased."),
+    # YonghaoHe/LFFD-A-Light-and-Fast-Face-Detector-for-Edge-Devices#62
+    (
+        "loss-not-decreasing",
+        "训练过程中reg_loss_bbox会下降，但是clc_loss_score一直降不下来，可能会是什么原因呢？",
+    ),
+    # the variable names detectors and GANs print, in sentences like the ones above
+    ("loss-not-decreasing", "The clsLoss gradually increases with the number of iterations."),
+    ("loss-not-decreasing", "box_loss keeps going up"),
+    ("loss-not-decreasing", "loss_cp一直是固定值"),
+    ("loss-not-decreasing", "训练时loss始终保持恒定"),
+]
+NOT_A_GLUED_LOSS = [
+    # a rise at the start only (zcablii/LSKNet#18)
+    "为什么训练的开始阶段时候loss_box会越来 越大？后来才逐渐变小。",
+    # a loss's settings and a loss class are no loss that moves
+    "the loss_scale keeps increasing",
+    "loss_weight stays the same",
+    "CrossEntropyLoss stays the same",
+    "loss的权重一直是固定值",
+    # a GAN's two losses play against each other (loss-not-decreasing's contradicted_by)
+    "the d_loss keeps going up while g_loss goes down",
+    # code, not a sentence: the name stays whole
+    "I print(running_loss) and it keeps increasing",
+]
+
+
+@pytest.mark.parametrize(("entry_id", "sentence"), GLUED_LOSS, ids=[s for _, s in GLUED_LOSS])
+def test_a_loss_glued_to_its_name_is_a_loss(entry_id: str, sentence: str, index: Index) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == entry_id, sentence
+
+
+@pytest.mark.parametrize("sentence", NOT_A_GLUED_LOSS)
+def test_a_losss_settings_or_code_are_no_loss_that_moves(sentence: str, index: Index) -> None:
+    assert diagnose(sentence, index).matches == (), sentence
+
+
+def test_a_glued_loss_is_unglued_only_in_prose() -> None:
+    from diagnoser.text.symptoms import unglue_losses
+
+    assert unglue_losses("clsLoss gradually increases") == "cls Loss gradually increases"
+    assert unglue_losses("the loss_cls does not drop") == "the loss cls does not drop"
+    assert unglue_losses("loss_cp一直是固定值") == "loss cp一直是固定值"
+    for kept in ("val_loss: 0.52", "print(running_loss)", "total_loss += loss", "loss_fn is"):
+        assert unglue_losses(kept) == kept
+
+
+# A symptom denied or hedged: "no NaN appears" is no nan-loss (the clause describes it by a pattern,
+# names no phrase); a loss that "does not seem to" go down is still one that does not.
+def test_a_symptom_described_only_in_a_denial_is_not_answered(index: Index) -> None:
+    assert diagnose("no nan appears", index).matches == ()
+    assert diagnose("No NaN appears during training", index).matches == ()
+    best = diagnose("No NaN appears during training, but the loss does not decrease", index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing"
+    found = diagnose("nan appears after 3 epochs", index).best
+    assert found is not None and found.entry.id == "nan-loss"
+    assert diagnose("训练过程中没有出现nan", index).matches == ()
+    said = [m.entry.id for m in diagnose("训练过程中没有出现nan，但是loss不下降", index).matches]
+    assert said == ["loss-not-decreasing"], said
+    for nan in ("训练一段时间后出现nan", "训练不久出现nan"):
+        best = diagnose(nan, index).best
+        assert best is not None and best.entry.id == "nan-loss", nan
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "the loss does not seem to decrease",
+        "the loss doesn't seem to go down",
+        "loss doesn't really go down",
+        "the accuracy does not appear to improve",
+    ],
+)
+def test_a_hedged_loss_that_does_not_fall_is_one(sentence: str, index: Index) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "loss-not-decreasing", sentence
+
+
+# Overfitting one batch is the usual test (discuss.pytorch.org/t/loss-of-single-batch-optimization
+# /128480: "If the loss is close to 0, we can conclude the model is able to overfit on that
+# batch"): it rules out its own clause only, not a post that also shows the validation loss rising.
+def test_overfitting_one_batch_rules_out_only_its_own_clause(index: Index) -> None:
+    for test_only in (
+        "I can overfit a single batch",
+        "I tried to overfit a small subset and it reached 100% accuracy",
+        "先在一个batch上过拟合，检查一下代码有没有问题",
+    ):
+        assert diagnose(test_only, index).matches == (), test_only
+    for both in (
+        "I can overfit a single batch, but the validation loss rises while the train loss falls",
+        "我能在一个batch上过拟合，但是验证集 loss 上升，训练集 loss 一直降",
+    ):
+        best = diagnose(both, index).best
+        assert best is not None and best.entry.id == "overfitting", both
+
+
+# A loss that is high only at times, or spikes now and then: loss-oscillates.
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # stanford-crfm/mistral#115
+        "We occasionally get large spikes in the training loss during training.",
+        "some times loss gets very high.",
+        "train loss gets extraordinary higher sometimes",
+    ],
+)
+def test_a_loss_high_only_at_times_oscillates(sentence: str, index: Index) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == "loss-oscillates", sentence
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["the loss is high at the start", "sometimes the loss is lower than the validation loss"],
+)
+def test_a_loss_high_once_or_lower_sometimes_is_no_oscillation(sentence: str, index: Index) -> None:
+    found = {m.entry.id for m in diagnose(sentence, index).matches}
+    assert "loss-oscillates" not in found, found

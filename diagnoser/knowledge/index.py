@@ -708,6 +708,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                     "contradicted_by": symptoms.get("contradicted_by") or [],
                     "confirmed_by": symptoms.get("confirmed_by") or [],
                     "ruled_out_by": symptoms.get("ruled_out_by") or [],
+                    "ruled_out_in_clause_by": symptoms.get("ruled_out_in_clause_by") or [],
                 },
             }
         )

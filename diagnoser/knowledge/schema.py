@@ -161,7 +161,11 @@ class Symptoms(Strict):
     whatever else the text names (memory that rises and then stays flat is the caching
     allocator, not a leak), so no `confirmed_by` brings it back. An error entry may have these
     three alone, no patterns: then they rule out a sentence that only names it ("内存不足" said
-    of host RAM, with "显存没有变化", is no CUDA out-of-memory error)."""
+    of host RAM, with "显存没有变化", is no CUDA out-of-memory error). `ruled_out_in_clause_by`:
+    words that rule the entry out in their own clause only ("I can overfit a single batch" names
+    the usual test, not a model that overfits): the text read without those clauses is answered
+    with the entry when it still says it ("..., but the val loss rises while the train loss
+    falls")."""
 
     patterns: list[NonEmpty] = Field(default_factory=list)
     log_signal: NonEmpty | None = None
@@ -170,9 +174,10 @@ class Symptoms(Strict):
     contradicted_by: list[NonEmpty] = Field(default_factory=list)
     confirmed_by: list[NonEmpty] = Field(default_factory=list)
     ruled_out_by: list[NonEmpty] = Field(default_factory=list)
+    ruled_out_in_clause_by: list[NonEmpty] = Field(default_factory=list)
 
     _check_patterns = field_validator(
-        "patterns", "contradicted_by", "confirmed_by", "ruled_out_by"
+        "patterns", "contradicted_by", "confirmed_by", "ruled_out_by", "ruled_out_in_clause_by"
     )(lambda v: [_compile(p) for p in v])
 
     @model_validator(mode="after")

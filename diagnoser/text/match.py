@@ -8,6 +8,7 @@ Below THRESHOLD nothing is reported: a wrong confident answer is worse than none
 
 from __future__ import annotations
 
+import itertools
 import re
 from functools import cache
 
@@ -747,6 +748,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             continue  # said only beside the hang the post is about
         elif _contradicted(symptoms, sentence):
             continue  # the sentence says what the entry assumes is not so
+        elif _said_only_where_ruled_out(entry, sentence, index):
+            continue  # said only in a clause that names it as something else (a test)
         elif entry.kind == "error" and other_framework(said):
             continue  # PyTorch's error retold beside another framework's log is that one's
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
@@ -945,7 +948,9 @@ def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
     denied: set[str] = set()
     for start, end, scope, cue, before in denials:
         sentence = normalise(scope, index.vocabulary)
+        # what the clause names, or describes ("no NaN appears": nan-loss's pattern, no phrase)
         named = named_entries(fold(scope), index) | named_entries(sentence, index)
+        named |= described_symptoms(sentence, index)
         if before:
             # the name before the cue: what the text no longer says without it ("NaN never
             # appears", "nan 没有出现，loss…" said the loss is nan) is what is denied
@@ -1046,6 +1051,34 @@ def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool
     return (
         bool(contradicted) and said(contradicted) and not said(symptoms.get("confirmed_by") or [])
     )
+
+
+# Where a clause ends, for `ruled_out_in_clause_by`: its punctuation (a decimal point is none) and
+# the words that turn to something else ("I can overfit one batch, but the val loss rises").
+_CLAUSE_BOUNDARY = (
+    r"[!?;,\n。！？；，]|\.(?!\d)|\b(?:but|however|though|although|whereas)\b|但|可是|然而|不过"
+)
+
+
+def _said_only_where_ruled_out(entry: Entry, sentence: str | None, index: Index) -> bool:
+    """The entry's `ruled_out_in_clause_by` words rule out each clause they are in; read without
+    those clauses, the sentence no longer says the entry."""
+    voids = (entry.symptoms or {}).get("ruled_out_in_clause_by")
+    if not (voids and sentence):
+        return False
+    hits = [m for p in voids for m in compile_cached(p).finditer(sentence)]
+    if not hits:
+        return False
+    bounds = [0, *(m.end() for m in compile_cached(_CLAUSE_BOUNDARY).finditer(sentence))]
+    bounds.append(len(sentence))
+    kept, voided = [], False
+    for start, end in itertools.pairwise(bounds):
+        if any(start <= h.start() < end for h in hits):
+            kept.append(" ")
+            voided = True
+        else:
+            kept.append(sentence[start:end])
+    return voided and entry.id not in _said("".join(kept), {entry.id}, index)
 
 
 def _narrower_first(found: list[Match]) -> list[Match]:

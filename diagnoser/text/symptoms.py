@@ -660,10 +660,45 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+# A loss named by its part or its variable is still a loss: "clsLoss gradually increases", "the
+# loss_cls does not decrease", "box_loss keeps going up", "loss_cp一直是固定值" are read as "cls
+# Loss", "loss cls", "box loss", "loss cp", so that the patterns' whole word "loss" sees them. Only
+# a name the prose goes on from (a word or Chinese after it): in code ("print(running_loss)",
+# "total_loss += loss") and a log's fields ("val_loss: 0.52") the name stays whole. A camelCase
+# name starts lower case: "CrossEntropyLoss" is a class, no loss that moves. A loss's settings
+# ("loss_fn", "loss_scale", "loss_weight") are no loss.
+_GLUED_LOSS = compile_cached(
+    r"(?<![\w.])(?:(?P<camel>[a-z][a-z0-9]{0,15})(?P<camel_loss>Loss(?:es)?)"
+    r"|(?P<prefix>[A-Za-z][A-Za-z0-9_]{0,20}?)_(?P<prefix_loss>[Ll]oss(?:es)?)"
+    r"|(?P<loss>[Ll]oss(?:es)?)_(?P<suffix>[A-Za-z0-9][A-Za-z0-9_]{0,20}))"
+    r"(?=[^\S\n]+[A-Za-z\u4e00-\u9fff]|[\u4e00-\u9fff])"
+)
+_LOSS_SETTINGS = re.compile(
+    r"(?:fn|func|function|fun|scale|scaler|scaling|weights?|type|name|cfg|config|kwargs|args|dict"
+    r"|module|class|factor|coef\w*|lambda|rate|mult\w*|ratio)(?:_\w*)?"
+)
+
+
+def _unglued(m: re.Match[str]) -> str:
+    if m["camel"]:
+        return f"{m['camel']} {m['camel_loss']}"
+    if m["prefix"]:
+        return f"{m['prefix']} {m['prefix_loss']}"
+    if _LOSS_SETTINGS.fullmatch(m["suffix"].lower()):
+        return m[0]
+    return f"{m['loss']} {m['suffix']}"
+
+
+def unglue_losses(text: str) -> str:
+    """Each loss glued to its name in prose, apart (see _GLUED_LOSS)."""
+    return _GLUED_LOSS.sub(_unglued, text) if "oss" in text else text
+
+
 def normalise(text: str, vocabulary: frozenset[str]) -> str:
-    """Full-width to ASCII, lower case, and, in a short text, English typos corrected towards the
-    words our phrases use ("decresing" -> "decreasing")."""
-    text = fold(text)
+    """Full-width to ASCII, lower case, a loss glued to its name apart ("clsLoss" -> "cls loss"),
+    and, in a short text, English typos corrected towards the words our phrases use ("decresing"
+    -> "decreasing")."""
+    text = fold(unglue_losses(text))
 
     def corrected(m: re.Match[str]) -> str:
         return _WORD.sub(lambda w: _correct(w.group(0), vocabulary), m.group(0))

@@ -567,7 +567,9 @@ def _bare_row(cells: list[str], lineno: int, rows: list[BareRow]) -> bool:
     (YOLO's `45/299  3.52G  0.05123  0.03214  0.01201  23  640`): every cell a value, the first a
     position `n/N`. The roles come from the values: the position is the epoch, a size with its
     unit (3.52G, 3512MiB) the memory, a whole number a count (labels, image size); the numbers
-    with a fraction are read together with the other rows (_read_bare_rows)."""
+    with a fraction are read together with the other rows (_read_bare_rows). The counts close the
+    loss's terms: what follows them is the validation's (YOLOv5's results.txt goes on with
+    precision, recall, mAP and the validation losses), no term of the training loss."""
     found = [_CELL_VALUE.match(c) for c in cells]
     first = found[0]
     if first is None or first.group("done") is None or not all(found[1:]):
@@ -581,6 +583,8 @@ def _bare_row(cells: list[str], lineno: int, rows: list[BareRow]) -> bool:
             memory = _number(m.group("num")) * _TO_MB[unit]
         elif not unit and not _INTEGER.match(cell):
             numbers.append(m.group("num"))
+        elif not unit and numbers:
+            break  # a count after the loss's terms: the rest is the validation's
     if not numbers:
         return False
     rows.append(BareRow(lineno, int(first.group("done")), memory, tuple(numbers)))
