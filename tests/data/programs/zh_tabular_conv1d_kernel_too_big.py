@@ -1,4 +1,6 @@
-# expect: output-size-too-small
+# expect: conv-input-dims
+# （第一次运行后改标：kb 里 "Kernel size can't be greater than actual input size" 归 conv-input-dims，
+# output-size-too-small 只管池化的 "Output size is too small"。）
 # 表格数据只有 7 个特征，却照搬了时间序列模型：把特征当成长度为 7 的序列喂给 Conv1d(kernel_size=9)。
 import torch
 import torch.nn as nn
