@@ -95,6 +95,20 @@ def test_a_gan_log_gives_no_loss() -> None:
         assert "loss" not in read(text).series, text
 
 
+def test_chinese_logs_name_the_split_before_an_english_metric() -> None:
+    """Chinese logs mix the names: "训练loss", "验证集Loss", "验证acc" are the training or
+    validation loss and accuracy, as 训练损失 and 验证集准确率 are; a grad norm named only in
+    Chinese (梯度范数) is read too."""
+    line = "epoch 3 | 训练loss 0.7006 | 训练准确率 0.516 | 验证集Loss: 0.91 | 验证acc: 0.478"
+    assert _values(line, "loss") == [0.7006]
+    assert _values(line, "val_loss") == [0.91]
+    assert _values(line, "acc") == [0.516]
+    assert _values(line, "val_acc") == [0.478]
+    assert _values("step 1 loss 2.7e+09 梯度范数 1.2e+12", "grad_norm") == [1.2e12]
+    # "训练lossy" is no loss key
+    assert "loss" not in read("epoch 1 训练lossy 0.5").series
+
+
 def test_keys_and_values_in_brackets_are_read() -> None:
     assert _values(COUPLET, "loss") == [4.994150638580322]
     assert read(COUPLET).series["loss"][0].epoch == 199

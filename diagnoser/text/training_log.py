@@ -254,7 +254,14 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     bars = "%|" in text or "[=" in text  # tqdm's bar, Keras's
     # (isascii costs nothing: a str knows whether it is ASCII; 率: 准确率, 正确率)
     chinese = not text.isascii() and (
-        "第" in text or "损失" in text or "率" in text or "显存" in text
+        "第" in text
+        or "损失" in text
+        or "率" in text
+        or "显存" in text
+        or "梯度" in text
+        or "训练" in text
+        or "验证" in text
+        or "测试" in text
     )
     epoch_above: int | None = None  # "Epoch 3/50" on a line of its own, above its numbers
     bare: list[BareRow] = []  # rows of a table whose header was not pasted
@@ -405,11 +412,14 @@ _PROGRESS_BAR = compile_cached(
 # "Epoch 3/50" alone on its line: Keras prints it above the line of the epoch's numbers.
 _EPOCH_ALONE = compile_cached(r"^\s*epoch\s+(\d+)\s*/\s*\d+\s*$", re.IGNORECASE)
 # The metrics' Chinese names, read as their English ones: "第3轮 损失: 0.69 准确率: 50.1%",
-# "验证集损失".
+# "验证集损失"; and the English name after a Chinese split, as Chinese logs mix them: "训练loss",
+# "验证集acc" (the split is needed there: a bare "loss" is already English).
+_ZH_SPLIT = r"训练集?|验证集?|测试集?|判别器|鉴别器|生成器"
 _ZH_KEY = compile_cached(
     r"第[^\S\n]{0,3}(?P<epoch>\d{1,9})[^\S\n]{0,3}(?:轮|个[^\S\n]{0,3}epoch)"
-    r"|(?:(?P<split>训练集?|验证集?|测试集?|判别器|鉴别器|生成器)[^\S\n]{0,3})?"
+    rf"|(?:(?P<split>{_ZH_SPLIT})[^\S\n]{{0,3}})?"
     r"(?P<what>损失值?|准确率|正确率|显存占用|显存|梯度范数)"
+    rf"|(?P<en_split>{_ZH_SPLIT})[^\S\n]{{0,3}}(?P<en_what>[Ll]oss|[Aa]cc(?:uracy)?)(?![A-Za-z_])"
     r"|(?P<colon>：)"
 )
 _ZH_WHAT = {"损失": "loss", "准确": "acc", "正确": "acc", "显存": "memory", "梯度": "grad_norm"}
@@ -420,8 +430,10 @@ def _in_english(m: re.Match[str]) -> str:
         return f" epoch {m.group('epoch')} "
     if m.group("colon"):
         return ": "
-    what = _ZH_WHAT[m.group("what")[:2]]
-    split = m.group("split") or ""
+    if m.group("en_what"):
+        what, split = ("loss" if m.group("en_what")[0] in "Ll" else "acc"), m.group("en_split")
+    else:
+        what, split = _ZH_WHAT[m.group("what")[:2]], m.group("split") or ""
     # a GAN's two models' losses (判别器损失, 生成器损失) by the names a line in English gives them
     prefix = {"验": "val_", "测": "val_", "判": "d_", "鉴": "d_", "生": "g_"}.get(split[:1], "")
     return f" {prefix}{what} "
