@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import runpy
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -38,12 +39,18 @@ def expected(path: Path) -> str | None:
     return None if want == "none" else want
 
 
+# Each program runs in a second or two; one that hangs (a deadlock, a DataLoader waiting for a
+# worker) is killed by its alarm and counted as a miss, its output as far as it got.
+PROGRAM_SECONDS = 180
+
+
 def run(path: Path) -> str:
     """What `python path 2>&1` prints, from a forked child (torch is already imported here)."""
     with tempfile.TemporaryFile() as out:
         pid = os.fork()
         if pid == 0:  # the child: become `python path`
             code = 1
+            signal.alarm(PROGRAM_SECONDS)  # SIGALRM's default action ends the child
             try:
                 os.dup2(out.fileno(), 1)
                 os.dup2(out.fileno(), 2)

@@ -58,7 +58,7 @@ OPEN_MISSES = {
 
 # All programs in one process take minutes (ten on CI's two cores shared with five other test
 # workers): shares that the workers run side by side, each program in exactly one share.
-SHARDS = 8
+SHARDS = 16
 
 
 def test_every_open_miss_is_a_program() -> None:
@@ -77,7 +77,7 @@ def test_every_program_is_diagnosed_as_the_mistake_it_holds(shard: int) -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=1200,  # a program that hangs is stopped sooner, by programs.py (a miss)
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stderr[-2000:]
