@@ -1031,6 +1031,12 @@ def test_host_ram_out_of_memory_is_not_cuda_oom(said: str, index: Index) -> None
             "为了防止过拟合，加了 dropout 和数据增强。",
             "模型过拟合了，已经加了 dropout。",
         ),
+        # Necther/Embodied-Intelligent-Imitation-Learning-Framework#117, as titled: no 为了
+        (
+            "overfitting",
+            "在避免训练过程中出现过拟合情况，你们做了哪些努力",
+            "无法避免过拟合，验证集 loss 一直上升，训练集 loss 一直下降",
+        ),
         (
             "nan-loss",
             "To avoid NaN loss I clip the gradients to 1.0.",

@@ -1092,3 +1092,33 @@ def test_the_boosted_tree_cues_cover_every_branch(text: str) -> None:
     assert no_neural_network(text)
     assert not no_neural_network(text + "\nimport torch")
     assert not no_neural_network(text + "\nthe LSTM layers")
+
+
+# mlx_lm's training lines, as ml-explore/mlx-examples#210 posted them: Apple's MLX names itself
+# nowhere in them
+_MLX_LOG = """Iter 1: Val loss 2.612, Val took 1822.826s
+Iter 10: Train loss 3.608, It/sec 0.015, Tokens/sec 1.425
+Iter 20: Train loss 3.508, It/sec 0.013, Tokens/sec 1.522
+"""
+
+
+def test_a_python_error_under_mlx_training_lines_is_not_answered(index: Index) -> None:
+    error = "ValueError: too many values to unpack (expected 2)"
+    assert diagnose(_MLX_LOG + error, index).matches == ()
+    # the same error under a PyTorch script's own lines keeps its entry
+    ours = 'Epoch 1: loss 2.61\n  File "train.py", line 9, in <module>\n    x, y = batch\n' + error
+    assert _first(ours + "\nimport torch", index) == "unpack-mismatch"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "using model.eval() did not help, the loss is still nan",
+        "adding model.eval() doesn't fix it, predictions are still random",
+        "加了 model.eval() 之后还是不正常",
+    ],
+)
+def test_an_eval_call_that_did_not_help_is_no_told_fix(said: str, index: Index) -> None:
+    """dropout-active-at-eval answers the cure told ("adding model.eval() ... solve this problem",
+    tests/data/real/told-fixes/): a call that changed nothing says the opposite."""
+    assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(said, index).matches}

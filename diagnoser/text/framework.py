@@ -33,7 +33,18 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # MXNet's error and library; JAX's modules and its compiled half
         r"|\bmxnet\.base\b|\blibmxnet\b|\bMXNetError\b"
         r"|\bjax\.(?:numpy|random|jit|grad|vmap|pmap|lax|tree_util|device_put)\b"
-        r"|\bjax[/\\.]_src\b|\bjaxlib\b",
+        r"|\bjax[/\\.]_src\b|\bjaxlib\b"
+        # TensorFlow named in the prose of a post that never names torch ("when I ran the
+        # train.py in the tensorflow"): a Python error it shows (an unpacking, a KeyError) is then
+        # TensorFlow's program's
+        r"|\btensorflow\b",
+    ),
+    (
+        # Apple's MLX, by mlx_lm's training lines ("Iter 010: Train loss 3.337, It/sec 0.184,
+        # Tokens/sec 76.415"), which name no framework
+        ("it/sec", "tokens/sec"),
+        r"(?m)^[^\S\n]*(?:Epoch \d{1,6}: )?Iter \d{1,9}: Train loss [-\d.]{1,20}, "
+        r"(?:[\w ]{1,30}[-\d.e+]{1,20}, ){0,3}(?:It|Tokens)/sec\b",
     ),
     (
         # TensorFlow's runtime, its name cut off: ResourceExhaustedError's "OOM when allocating
