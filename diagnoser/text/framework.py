@@ -14,6 +14,8 @@ DataLoader workers)."""
 
 from __future__ import annotations
 
+import re
+
 from ..knowledge.regex_cache import compile_cached
 
 # Each framework by its cues and its pattern: a pattern is asked only of a paste that holds one
@@ -167,10 +169,19 @@ _NETWORK = (
 )
 
 
+# Every cue of both lists in one pattern: one pass over a paste that holds none (most of those
+# that do not name torch) instead of one per cue.
+_ANY_CUE = "|".join(
+    re.escape(cue) for cue in sorted({*(c for cues, _ in _OTHER for c in cues), *_NOT_NEURAL_CUES})
+)
+
+
 def foreign(text: str) -> bool:
     """other_framework(text) or no_neural_network(text), the text lowered once: asked of every
     paste whose error an entry fits, most of which name torch or neither cue list."""
     if "torch" in text:
         return False
     lower = text.lower()
+    if compile_cached(_ANY_CUE).search(lower) is None:
+        return False
     return _other(text, lower) or _not_neural(text, lower)
