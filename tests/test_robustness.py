@@ -307,7 +307,8 @@ def test_the_cli_reads_a_100_kb_adversarial_paste_as_fast_as_an_ordinary_one(
 ) -> None:
     """A paste built to make a pattern backtrack costs no more than a few times an ordinary paste
     of the same size, in the same run (a quadratic pattern costs hundreds of times more)."""
-    used = _cli_cpu_seconds(ADVERSARIAL_PASTES[name])
+    # the least of two runs, as the baseline is: one run on a loaded machine can cost twice its CPU
+    used = min(_cli_cpu_seconds(ADVERSARIAL_PASTES[name]) for _ in range(2))
     assert used <= 3 * ordinary_paste_cpu_seconds, (
         f"{name}: {used:.2f} CPU seconds against {ordinary_paste_cpu_seconds:.2f}"
     )

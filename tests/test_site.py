@@ -259,6 +259,24 @@ def test_glance_lines_are_one_line_and_ranks_unique(tmp_path: Path) -> None:
         load_kb(kb)
 
 
+def test_every_example_shows_its_message_not_the_frame_around_it() -> None:
+    """The line the site shows for an example (at a glance, the other wordings): the message, not
+    the traceback's first line, a frame or a row of "=" (a kernel assertion's message does start
+    with the path of its .cu file). torchrun-child-failed
+    showed "Traceback (most recent call last):" once a signature of its type alone ("^") was
+    added; its message is the exception's class with the line after it."""
+    from diagnoser.guide.sitegen import message_line
+    from diagnoser.knowledge.index import load_index
+
+    shown = {}
+    for entry in load_index().entries:
+        for i, example in enumerate(entry.examples):
+            shown[f"{entry.id}[{i}]"] = message_line(entry, example)
+    framing = {k: v for k, v in shown.items() if v.startswith(("Traceback (", "=", "File "))}
+    assert framing == {}
+    assert shown["torchrun-child-failed[0]"].endswith("ChildFailedError: train.py FAILED")
+
+
 def test_the_publishing_workflow_builds_what_make_site_builds() -> None:
     """The CLI prints addresses on the published site: the workflow must publish this build."""
     workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text("utf-8"))

@@ -158,17 +158,25 @@ _HEADER = re.compile(r"^[\w.]+(?:Error|Exception|Warning):$")
 
 def message_line(entry: Entry, example: str) -> str:
     """The line of an example that holds the message, without the path or log prefix before it:
-    the first a signature recognises (an example may start with "Traceback (most recent call
-    last):"), else the last exception line (with the line after it when it ends in a colon, as
-    torchrun's "ChildFailedError:" does), else the last line that is not a row of "="."""
+    the last exception line that ends in a colon, with the line after it (torchrun's
+    "ChildFailedError:" then "train.py FAILED", whose table holds what signatures recognise),
+    else the first line a signature recognises (an example may start with "Traceback (most
+    recent call last):"), else the last line that is not a row of "="."""
     lines = [line.strip() for line in example.strip().split("\n") if line.strip()]
     lines = [line for line in lines if not _RULE.match(line)] or lines
-    for line in lines:
-        if any(re.search(sig.pattern, line, re.IGNORECASE) for sig in entry.signatures):
-            return _ORIGIN.sub("", line)
-    for i in reversed(range(len(lines))):
-        if _HEADER.match(lines[i]) and i + 1 < len(lines):
+    for i in reversed(range(len(lines) - 1)):
+        # not a header over another traceback: spawn's "ProcessRaisedException:" then "-- Process
+        # 1 terminated with the following error:" heads the child's, whose error is the message
+        if _HEADER.match(lines[i]) and not any(
+            line.startswith("Traceback (") for line in lines[i + 1 : i + 3]
+        ):
             return f"{lines[i]} {lines[i + 1]}"
+    # A pattern that matches nothing at all ("^" beside a `type`) recognises the exception's
+    # class, not a line: it would pick "Traceback (most recent call last):".
+    worded = [sig.pattern for sig in entry.signatures if not re.search(sig.pattern, "")]
+    for line in lines:
+        if any(re.search(pattern, line, re.IGNORECASE) for pattern in worded):
+            return _ORIGIN.sub("", line)
     return _ORIGIN.sub("", lines[-1])
 
 

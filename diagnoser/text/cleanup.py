@@ -60,6 +60,8 @@ _PREFIXES = [
     compile_cached(r"^(?:stderr|stdout): "),  # a subprocess's output relayed (accelerate's tests)
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
 ]
+# Any of them, asked once: most lines hold none, and one match costs a twelfth of the subs.
+_ANY_PREFIX = compile_cached("|".join(f"(?:{prefix.pattern})" for prefix in _PREFIXES))
 _BOX_EDGE = compile_cached(r"^[│┃║|] ?|\s?[│┃║]\s*$")
 # An exception line a forum post set in bold or as inline code, "**RuntimeError: ...**": markdown
 # around the whole line, which the line itself never has.
@@ -241,8 +243,9 @@ def _strip_prefixes(line: str) -> str:
         if _BOX_BORDER.match(line):
             return ""
         line = _BOX_EDGE.sub("", line) if line[:1] in "│┃║" else line
-        for prefix in _PREFIXES:
-            line = prefix.sub("", line, count=1)
+        if _ANY_PREFIX.match(line):
+            for prefix in _PREFIXES:
+                line = prefix.sub("", line, count=1)
         if line[:1] in "*_`" and (emphasised := _EMPHASISED_EXC.match(line.rstrip())):
             line = emphasised.group(2)
         if line == before:
