@@ -136,17 +136,29 @@ _MIN_CONCEPTS = 2
 _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 
 
+@cache
+def _phrased(pattern: str, index: Index) -> set[str]:
+    """The error entries a phrase of their own matches: what a sentence told by one of the rules
+    below (a torch too old, CUDA unavailable, data left on the CPU, a file cut short) answers."""
+    own = compile_cached(pattern)
+    return {
+        e.id
+        for e in index.entries
+        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
+    }
+
+
 def paraphrased_entries(sentence: str, index: Index) -> set[str]:
     """The error entries the sentence retells (see the module's docstring); lower case, as
     symptoms.normalise leaves it."""
     if newer_torch_worked(sentence):
-        return _torch_too_old(index)
+        return _phrased(_TOO_OLD_PHRASE, index)
     if cuda_said_unavailable(sentence):
-        return _cuda_unavailable(index)
+        return _phrased(_IS_AVAILABLE_FALSE, index)
     if left_on_the_cpu(sentence):
-        return _data_on_cpu(index)
+        return _phrased(_ON_CPU_PHRASE, index)
     if checkpoint_said_cut(sentence):
-        return _truncated_file(index)
+        return _phrased(_TRUNCATED_PHRASE, index)
     covered = _covered(sentence, index)
     most = max(map(len, covered.values()), default=0)
     tied = {entry_id for entry_id, found in covered.items() if len(found) == most}
@@ -344,15 +356,8 @@ def newer_torch_worked(sentence: str) -> bool:
     return False
 
 
-@cache
-def _torch_too_old(index: Index) -> set[str]:
-    """The error entries that a phrase of their own names as an installed torch too old."""
-    own = compile_cached(r"(?:py)?torch[^\n]{0,20}?(?:too old|太旧|太低|过低)")
-    return {
-        e.id
-        for e in index.entries
-        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
-    }
+# what an entry's own phrase says of a torch too old
+_TOO_OLD_PHRASE = r"(?:py)?torch[^\n]{0,20}?(?:too old|太旧|太低|过低)"
 
 
 # CUDA said to be unusable in the user's words rather than torch's: "torch.cuda.is_available()
@@ -379,17 +384,6 @@ def cuda_said_unavailable(sentence: str) -> bool:
     )
 
 
-@cache
-def _cuda_unavailable(index: Index) -> set[str]:
-    """The error entries that a phrase of their own names as torch.cuda.is_available() False."""
-    own = compile_cached(_IS_AVAILABLE_FALSE)
-    return {
-        e.id
-        for e in index.entries
-        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
-    }
-
-
 # An error retold by its fix, a tensor the user forgot to put on the GPU: "用GPU推理的时候会出错 ...
 # 原来是忘记把那个feat_length 用cuda加载了", "I forgot to move the labels to the GPU", "the mask
 # wasn't moved to cuda". Only beside an error said: forgetting the model on the CPU without one
@@ -414,16 +408,8 @@ def left_on_the_cpu(sentence: str) -> bool:
     return bool(said_error) and _LEFT_ON_CPU.search(sentence) is not None
 
 
-@cache
-def _data_on_cpu(index: Index) -> set[str]:
-    """The error entries that a phrase of their own names as the model on the GPU and the data
-    on the CPU."""
-    own = compile_cached(r"\bon (?:the )?gpu\b[^\n]{0,20}?\bon (?:the )?cpu\b")
-    return {
-        e.id
-        for e in index.entries
-        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
-    }
+# what an entry's own phrase says of the model on the GPU and the data on the CPU
+_ON_CPU_PHRASE = r"\bon (?:the )?gpu\b[^\n]{0,20}?\bon (?:the )?cpu\b"
 
 
 # A load that failed, retold by the file's size: "the D_XXX file was 10 times smaller than the
@@ -453,12 +439,5 @@ def checkpoint_said_cut(sentence: str) -> bool:
     return _LOAD_FAILED.search(sentence) is not None and _CUT_SHORT.search(sentence) is not None
 
 
-@cache
-def _truncated_file(index: Index) -> set[str]:
-    """The error entries that a phrase of their own names as a file truncated or incomplete."""
-    own = compile_cached(r"\btruncated\b|\bincomplete\b|不完整")
-    return {
-        e.id
-        for e in index.entries
-        if e.kind == "error" and any(own.search(fold(p)) for p in e.phrases["en"] + e.phrases["zh"])
-    }
+# what an entry's own phrase says of a file cut short
+_TRUNCATED_PHRASE = r"\btruncated\b|\bincomplete\b|不完整"
