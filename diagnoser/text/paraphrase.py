@@ -436,6 +436,8 @@ _LOAD_FAILED = compile_cached(
 
 def checkpoint_said_cut(sentence: str) -> bool:
     """The sentence tells a failed load and a file smaller than it should be (see above)."""
+    if not ("load" in sentence or "加载" in sentence or "载入" in sentence):
+        return False  # every branch of _LOAD_FAILED holds one of them
     return _LOAD_FAILED.search(sentence) is not None and _CUT_SHORT.search(sentence) is not None
 
 
