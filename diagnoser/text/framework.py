@@ -72,8 +72,14 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         r"[^\S\n]-[^\S\n](?:ETA|\d)"
         r"|\bfit_generator\(|\.compile\([^)\n]{0,200}?\b(?:loss|metrics)[^\S\n]*=",
     ),
-    # PaddleOCR's and PaddleDetection's loggers and packages
-    (("ppocr", "ppdet"), r"\bpp(?:ocr|det)\b"),
+    # PaddleOCR's and PaddleDetection's loggers and packages; Paddle's toolkits named in prose
+    # ("paddlex实例分割训练") and its allocator's message ("Out of memory error on GPU 0. Cannot
+    # allocate 7.78GB memory on GPU 0", PyTorch's says "Tried to allocate")
+    (
+        ("ppocr", "ppdet", "paddle", "out of memory error on gpu"),
+        r"\bpp(?:ocr|det)\b|(?i:(?<![a-z0-9_])paddle(?:x|ocr|detection|seg|nlp|hub|speech|clas|gan"
+        r"|slim|paddle)(?![a-z0-9_]))|\bOut of memory error on GPU \d{1,3}\. Cannot allocate\b",
+    ),
     # ONNX Runtime's own errors and files ("onnxruntime::CudaCall ... CUDA failure 35",
     # "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT"): a model exported from PyTorch names torch too
     (("onnxruntime",), r"(?i)\bonnxruntime(?:::|[/\\.]capi\b)|\[ONNXRuntimeError\]"),
