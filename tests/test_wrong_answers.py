@@ -1122,3 +1122,67 @@ def test_an_eval_call_that_did_not_help_is_no_told_fix(said: str, index: Index) 
     """dropout-active-at-eval answers the cure told ("adding model.eval() ... solve this problem",
     tests/data/real/told-fixes/): a call that changed nothing says the opposite."""
     assert "dropout-active-at-eval" not in {m.entry.id for m in diagnose(said, index).matches}
+
+
+def test_a_native_programs_cuda_check_is_not_answered_but_pytorchs_own_is(index: Index) -> None:
+    """NVIDIA/nvidia-docker#498: the CUDA samples' bandwidthTest checks each call ("CUDA error at
+    f.cu:255 code=35(cudaErrorInsufficientDriver)"), and Chia-Network/bladebit#431 prints glibc's
+    backtrace of its binary: C++ programs, not PyTorch, though the driver message is the one
+    driver-too-old explains. PyTorch's own C++ wordings of it, and a CUDA extension's bare
+    "at diffvg/scene.cpp:35" (which a C program's "at ./cuda-smi.cpp:23" cannot be told from),
+    keep their entry."""
+    samples = (
+        "cudaGetDeviceProperties returned 35\n"
+        "-> CUDA driver version is insufficient for CUDA runtime version\n"
+        "CUDA error at D:/Bld/rel/gpgpu/toolkit/r8.0/demo_suite/bandwidthTest/bandwidthTest.cu:255 "
+        'code=35(cudaErrorInsufficientDriver) "cudaSetDevice(currentDevice)"'
+    )
+    assert diagnose(samples, index).matches == ()
+    backtrace = (
+        " CUDA error: 35 (0x23) cudaErrorInsufficientDriver : CUDA driver version is insufficient "
+        "for CUDA runtime version\n\n*** Panic!!! *** Fatal Error:\n"
+        "./bladebit_cuda(_Z9PanicExitv+0xf)[0x55e98c8f96df]\n"
+        "./bladebit_cuda(main+0x939)[0x55e98c7156b9]"
+    )
+    assert diagnose(backtrace, index).matches == ()
+    for torch in (
+        "RuntimeError: cuda runtime error (35) : CUDA driver version is insufficient for CUDA "
+        "runtime version at /opt/conda/conda-bld/pytorch_1524586445097/work/aten/src/THC/"
+        "THCGeneral.cpp:70",
+        "CUDA Runtime Error: the provided PTX was compiled with an unsupported toolchain. at "
+        "diffvg/scene.cpp:35",
+    ):
+        assert _first(torch, index) == "driver-too-old"
+
+
+def test_lua_torchs_traceback_is_another_frameworks(index: Index) -> None:
+    """torch/cutorch#809: Lua Torch (Torch7) names torch in every path, but its interpreter's
+    "stack traceback:" and .lua frames are not PyTorch's, nor its CUDA runtime's errors."""
+    lua = (
+        "THCudaCheck FAIL file=/home/pavel/torch/extra/cutorch/lib/THC/THCGeneral.c line=70 "
+        "error=35 : CUDA driver version is insufficient for CUDA runtime version\n"
+        "/home/pavel/torch/install/bin/luajit: /home/pavel/torch/install/share/lua/5.1/trepl/"
+        "init.lua:389: loop or previous error loading module 'cunn'\nstack traceback:\n"
+        "\t[C]: in function 'error'\n\tmain.lua:11: in main chunk"
+    )
+    assert diagnose(lua, index).matches == ()
+
+
+def test_pythons_own_multiprocessing_error_needs_pytorch_beside_its_frames(index: Index) -> None:
+    """s77rt/multicapconverter#2: a script's own Process, whose frames show only multiprocessing,
+    is no DataLoader's; the same message under torch's DataLoader frames (uqfoundation/pathos#172)
+    or alone, with no frames (a user's one line), keeps pickle-local-object."""
+    frames = (
+        "Traceback (most recent call last):\n"
+        '  File "multicapconverter.py", line 1541, in build\n    task.start()\n'
+        '  File "c:\\Python38\\lib\\multiprocessing\\reduction.py", line 60, in dump\n'
+        "    ForkingPickler(file, protocol).dump(obj)\n"
+        "AttributeError: Can't pickle local object 'build.<locals>.build_chunk'"
+    )
+    assert diagnose(frames, index).matches == ()
+    loader = frames.replace("multicapconverter.py", "train.py").replace(
+        "task.start()", "for x in DataLoader(ds, num_workers=2):"
+    )
+    assert _first(loader, index) == "pickle-local-object"
+    alone = "AttributeError: Can't pickle local object 'build.<locals>.build_chunk'"
+    assert _first(alone, index) == "pickle-local-object"

@@ -52,9 +52,16 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # TensorFlow's runtime, its name cut off: ResourceExhaustedError's "OOM when allocating
         # tensor with shape[...] ... by allocator GPU_0_bfc", its device and graph-node names;
         # RESOURCE_EXHAUSTED, the status of TensorFlow's and XLA's (JAX's) allocators
-        ("resourceexhausted", "resource_exhausted", "oom when allocating", "_bfc", "job:localhost"),
+        # cuDNN's and cuBLAS's handles named by its stream executor ("Could not create cudnn
+        # handle: CUDNN_STATUS_INTERNAL_ERROR", "failed to create cublas handle"): PyTorch says
+        # "cuDNN error: CUDNN_STATUS_..." and "... when calling `cublasCreate(handle)`"
+        (
+            *("resourceexhausted", "resource_exhausted", "oom when allocating", "_bfc"),
+            *("job:localhost", "cudnn handle", "cublas handle"),
+        ),
         r"(?i)\bResourceExhaustedError\b|\bOOM when allocating tensor\b|\bGPU_\d+_bfc\b"
-        r"|(?-i:\bRESOURCE_EXHAUSTED\b)|/job:localhost/replica:",
+        r"|(?-i:\bRESOURCE_EXHAUSTED\b)|/job:localhost/replica:"
+        r"|\b(?:could not|failed to) (?:create|destroy) cu(?:dnn|blas) handle\b",
     ),
     (("[[{{node", "[[node: "), r"\[\[(?:\{\{node|Node:) "),
     (
@@ -65,8 +72,17 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         r"[^\S\n]-[^\S\n](?:ETA|\d)"
         r"|\bfit_generator\(|\.compile\([^)\n]{0,200}?\b(?:loss|metrics)[^\S\n]*=",
     ),
-    # PaddleOCR's and PaddleDetection's loggers and packages
-    (("ppocr", "ppdet"), r"\bpp(?:ocr|det)\b"),
+    # PaddleOCR's and PaddleDetection's loggers and packages; Paddle's toolkits named in prose
+    # ("paddlex实例分割训练") and its allocator's message ("Out of memory error on GPU 0. Cannot
+    # allocate 7.78GB memory on GPU 0", PyTorch's says "Tried to allocate")
+    (
+        ("ppocr", "ppdet", "paddle", "out of memory error on gpu"),
+        r"\bpp(?:ocr|det)\b|(?i:(?<![a-z0-9_])paddle(?:x|ocr|detection|seg|nlp|hub|speech|clas|gan"
+        r"|slim|paddle)(?![a-z0-9_]))|\bOut of memory error on GPU \d{1,3}\. Cannot allocate\b",
+    ),
+    # ONNX Runtime's own errors and files ("onnxruntime::CudaCall ... CUDA failure 35",
+    # "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT"): a model exported from PyTorch names torch too
+    (("onnxruntime",), r"(?i)\bonnxruntime(?:::|[/\\.]capi\b)|\[ONNXRuntimeError\]"),
     (
         # MXNet's APIs and its GPU allocator ("pooled_storage_manager.h:107: cudaMalloc failed")
         ("mx.", "gluon.", "pooled_storage"),
@@ -176,12 +192,75 @@ _ANY_CUE = "|".join(
 )
 
 
+# A program written in C, C++ or CUDA that printed the error itself: glibc's backtrace of its
+# binary ("./bladebit_cuda(main+0x939)[0x55e98c7156b9]") or the check of NVIDIA's CUDA samples
+# ("CUDA error at bandwidthTest.cu:255 code=35(cudaErrorInsufficientDriver) "cudaSetDevice(...)"").
+# The CUDA runtime's messages it quotes ("CUDA driver version is insufficient for CUDA runtime
+# version") are PyTorch's too, but with no Python in the paste and no word of torch the program is
+# another one, whose fix is its own. A source file and line alone ("at diffvg/scene.cpp:35") is no
+# sign: a PyTorch CUDA extension's bare error shows the same.
+_NATIVE = (
+    r"(?m)^[^\S\n]*[\w./-]{1,120}\([\w.]{0,200}\+0x[0-9a-f]{1,16}\)[^\S\n]*\[0x[0-9a-f]{1,16}\]"
+    r"|\bCUDA error at [^\n]{1,200}? code=\d{1,4}\(cuda\w{1,60}\)"
+)
+_NATIVE_CUES = ("+0x", " code=")
+# Python's marks: a traceback, a file of it named, or its interpreter run
+# (ASCII word boundaries: "执行python ./scripts/my_train.py会报错" names both)
+_PYTHON = r"(?ai)\.py\b|\.ipynb\b|\bTraceback\b|<ipython-input|\bpython[23]?\b|\bpip3?\b|\bconda\b"
+# PyTorch's native names, which its C++ errors show without the word torch: a libtorch program's
+# c10::Error, ATen's and the old TH/THC libraries' files ("..\aten\src\TH/generic/THTensor.cpp"),
+# c10d's process groups ("ProcessGroupNCCL.cpp:260, unhandled cuda error"), c10's log lines
+# ("[W reducer.cpp:313] Warning: Grad strides do not match") and enforce failures
+_TORCH_NATIVE = (
+    r"(?i)\bc10d?\b|\bat::|\baten\b|\bcaffe2\b|\bTH(?:C|CU?N?|S)?(?:Tensor|Storage|General|Blas|Cuda)"
+    r"|\bProcessGroup\w{0,20}\.[ch]pp\b"
+    r"|\[(?:[WEIF]|enforce fail at) [\w./-]{1,80}\.(?:cpp|cc):\d+\]"
+)
+
+
+def _native(text: str, lower: str) -> bool:
+    return (
+        any(cue in lower for cue in _NATIVE_CUES)
+        and compile_cached(_NATIVE).search(text) is not None
+        and compile_cached(_PYTHON).search(text) is None
+        and compile_cached(_TORCH_NATIVE).search(text) is None
+        and compile_cached(_TORCH).search(text) is None  # "PyTorch" named
+    )
+
+
+# Lua Torch (Torch7), PyTorch's ancestor, by the Lua interpreter's traceback ("luajit: ...lua:389:
+# ... stack traceback:\n\t[C]: in function 'error'"): its paths name torch ("~/torch/install/
+# share/lua/5.1/cutorch"), its errors are Lua's and its CUDA runtime's, never PyTorch's
+_LUA = r"(?m)^[^\S\n]*stack traceback:[^\S\n]*$(?s:.{0,2000}?)\.lua:\d+:"
+
+
+def _lua(text: str) -> bool:
+    return (
+        "stack traceback:" in text
+        and "Traceback (most recent" not in text
+        and compile_cached(_LUA).search(text) is not None
+    )
+
+
+def another_program(text: str) -> bool:
+    """other_framework(text), or the error of a C, C++ or Lua program: an error entry's words
+    retold beside it are that program's."""
+    if _lua(text):
+        return True
+    return "torch" not in text and (_other(text, lower := text.lower()) or _native(text, lower))
+
+
 def foreign(text: str) -> bool:
     """other_framework(text) or no_neural_network(text), the text lowered once: asked of every
-    paste whose error an entry fits, most of which name torch or neither cue list."""
+    paste whose error an entry fits, most of which name torch or neither cue list; or a C, C++
+    or Lua program's error."""
+    if _lua(text):
+        return True
     if "torch" in text:
         return False
     lower = text.lower()
+    if _native(text, lower):
+        return True
     if compile_cached(_ANY_CUE).search(lower) is None:
         return False
     return _other(text, lower) or _not_neural(text, lower)

@@ -15,8 +15,8 @@ from functools import cache
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
+from .framework import another_program, no_neural_network
 from .framework import foreign as from_another_framework
-from .framework import no_neural_network, other_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries
@@ -753,8 +753,8 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             continue  # the sentence says what the entry assumes is not so
         elif _said_only_where_ruled_out(entry, sentence, index):
             continue  # said only in a clause that names it as something else (a test)
-        elif entry.kind == "error" and other_framework(said):
-            continue  # PyTorch's error retold beside another framework's log is that one's
+        elif entry.kind == "error" and another_program(said):
+            continue  # PyTorch's error retold beside another framework's or program's is theirs
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
             # the log's training loss falls at every reading: whatever metric the sentence calls
             # stuck, the model learns, and no entry a stuck metric shows is answered from words
