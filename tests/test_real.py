@@ -5,6 +5,8 @@ trackers and from real torch runs. Each file starts with comment lines:
     # expect: the entry it must get first, or `none`
     # where: file.py:line that must be reported as the user's line (optional)
     # quote: text the explanation must contain (optional, repeatable)
+    # miss: why the tool does not give `expect` yet, and which stage would (optional): the case
+      still runs, as a strict xfail, so it turns red the day it passes and the line must go
 """
 
 from __future__ import annotations
@@ -43,9 +45,12 @@ def test_every_case_says_where_it_came_from() -> None:
 
 
 @pytest.mark.parametrize("path", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
-def test_real_paste(path: Path, index: Index) -> None:
+def test_real_paste(path: Path, index: Index, request: pytest.FixtureRequest) -> None:
     header, text = _read(path)
     expect = header["expect"][0]
+    if header.get("miss"):
+        # a post kept with its true label that the tool still gets wrong: a miss in sight
+        request.applymarker(pytest.mark.xfail(reason=header["miss"][0], strict=True))
     diagnosis = diagnose(text, index)
     ranked = [(m.entry.id, m.score) for m in diagnosis.matches]
     if expect == "none":

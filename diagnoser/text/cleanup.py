@@ -77,6 +77,18 @@ _RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>(?:.*\S)?)\s*$")
 # A Markdown code fence around a paste: its ``` would end up in the message above it.
 _FENCE = compile_cached(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = compile_cached(r' (?=File "[^"]+", line \d+)')
+# Chinese characters, CJK and full-width punctuation: a paste without any is left as it is.
+_CJK = compile_cached(r"[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e]")
+# An exception's class (ASCII: \w would run on into the Chinese before it; capitalised, ending as
+# Python's classes do) right after a Chinese character, with its colon; a CUDA kernel's assertion
+# likewise, and an error glued after that assertion ("报错Assertion `t >= 0 && t < n_classes`
+# failed.RuntimeError: CUDA error: device-side assert triggered")
+_CJK_BEFORE_EXC = compile_cached(
+    r"(?:(?<=[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e])|(?<=` failed\.))"
+    r"(?=(?:[A-Za-z_][A-Za-z0-9_]{0,80}\.){0,8}[A-Z][A-Za-z0-9_]{0,80}(?:Error|Exception|Warning): "
+    r"|Assertion `)"
+)
+_LIST_NUMBER = compile_cached(r"\s{0,8}[(（]?[0-9一二三四五六七八九十]{1,3}[)）、.．:：]?\s{0,8}")
 _FLAT_EXC = compile_cached(r" (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )")
 _REPR_EXC = compile_cached(
     r"(?<![\w.])((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception))\((['\"])"
@@ -116,8 +128,25 @@ def normalise(text: str) -> str:
         text = _GLUED_HEADER.sub(r"\n\1", text)
     if "```" in text or "~~~" in text:
         text = _FENCE.sub("", text)
+    if ("Error" in text or "Exception" in text or "Warning" in text) and _CJK.search(text):
+        text = _after_a_chinese_lead(text)
     lines = _rich_boxes(text.split("\n"))
     return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))
+
+
+def _after_a_chinese_lead(text: str) -> str:
+    """An error line retold after a Chinese lead-in, with no space or line break between
+    them ("报错RuntimeError: CUDA error: ...", "文本识别训练报错：OSError: ...",
+    "训练时出现BrokenPipeError: [Errno 32] Broken pipe"): the error goes on a line of its own,
+    as Python prints it, so that it is read with its class."""
+
+    def split(m: re.Match[str]) -> str:
+        # a list's number ("1、IndexError: ...", "（2）RuntimeError: ...") is no lead-in: the items
+        # of a list of errors are read together, as before
+        lead = text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+        return "" if _LIST_NUMBER.fullmatch(lead) else "\n"
+
+    return _CJK_BEFORE_EXC.sub(split, text)
 
 
 def _rich_boxes(lines: list[str]) -> list[str]:

@@ -104,6 +104,8 @@ _KERNEL_ASSERT = compile_cached(
     r"(?:^|(?<=[\]|]))(?P<file>[^\s\]|]+\.(?:cuh?|h)|unknown):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
     r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
 )
+# The same line from its assertion on, the kernel's file and thread cut away.
+_BARE_KERNEL_ASSERT = compile_cached(r"^\s*(?P<msg>Assertion `[^`\n]{1,300}` failed\.)\s*$")
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
 _PYTEST_FRAME = compile_cached(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
 _VSCODE = compile_cached(
@@ -309,6 +311,9 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     if m:
         frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
         return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
+    m = _BARE_KERNEL_ASSERT.match(line) if "Assertion `" in line else None
+    if m:  # retold without the kernel's file and thread, as posts cut it
+        return [Error(None, m.group("msg"), kind="assert")], i + 1
     m = _WARNING.match(line)
     if m:
         # A warning's text may start on the next line; it ends with the (indented) source line
