@@ -230,6 +230,7 @@ class Trace:
         if not real:
             return None
         i = real[-1]
+        i = self._quoted_wrapped(i)
         while i > 0 and self.errors[i - 1].relation in ("cause", "context"):
             i -= 1
         root = self.errors[i]
@@ -237,6 +238,26 @@ class Trace:
         if asserts and "device-side assert" in root.message:
             return asserts[0]
         return root
+
+    def _quoted_wrapped(self, i: int) -> int:
+        """A re-raise whose original traceback was cut off ("Caught RuntimeError in DataLoader
+        worker process 0." and nothing readable after "Original Traceback", a worker's whole one
+        would be the root already): a message of the class it names, quoted above it (the post's
+        title or first line), is the error it wraps."""
+        caught = _WORKER_HEADER.match(self.errors[i].message)
+        if caught is None:
+            return i
+        for j in range(i - 1, -1, -1):
+            err = self.errors[j]
+            if (
+                err.kind == "exception"
+                and err.exc_type
+                and err.exc_type.rsplit(".", 1)[-1] == caught["type"]
+                and not err.is_wrapper
+                and not _WORKER_HEADER.match(err.message)
+            ):
+                return j
+        return i
 
 
 def parse(text: str) -> Trace:
