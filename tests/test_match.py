@@ -201,6 +201,25 @@ def test_a_warning_does_not_silence_the_sentence_beside_it(index: Index) -> None
     assert best is not None and best.entry.id == "nan-loss"
 
 
+def test_a_warning_is_no_answer_to_the_exception_that_stopped_the_run(index: Index) -> None:
+    """A deprecation warning printed on the way, then an exception no entry explains: the
+    warning's entry is not what stopped the run (higgsfield/np-hard-deep-reinforcement-learning#2:
+    a 0-dim index warning above "backward_input can only be called in training mode")."""
+    code = (
+        "import torch\n"
+        "with torch.cuda.amp.autocast():\n    pass\n"
+        "torch.tensor([1, 2]).requires_grad_()\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "FutureWarning" in proc.stderr and "floating point dtype" in proc.stderr, proc.stderr
+    assert diagnose(proc.stderr, index).best is None
+    # the warning alone, or beside a run stopped by the user, still names its entry
+    warned = proc.stderr[: proc.stderr.index("Traceback")]
+    for text in (warned, warned + "Traceback (most recent call last):\nKeyboardInterrupt\n"):
+        best = diagnose(text, index).best
+        assert best is not None and best.entry.id == "amp-deprecated-api", text
+
+
 def test_host_ram_is_told_apart_from_gpu_memory(index: Index) -> None:
     """torch's own message for a CPU tensor too large for the machine's RAM: cuda-oom's family,
     but its own title, cause and fix, none of them about the GPU."""

@@ -77,6 +77,35 @@ def test_dataloader_worker_reraise_puts_the_original_error_first() -> None:
     assert root.where is not None and root.where.name == "__getitem__"
 
 
+def test_a_cut_worker_reraise_wraps_the_error_of_its_class_quoted_above_it() -> None:
+    """Posts put the message in the title, then paste the re-raise cut after "Original
+    Traceback" (yumingj/C2-Matching#17): the quoted message is the worker's error."""
+    err = _run("""
+        import torch
+        from torch.utils.data import DataLoader, Dataset
+
+        class Rows(Dataset):
+            def __len__(self):
+                return 4
+            def __getitem__(self, i):
+                return torch.zeros(i + 1)
+
+        if __name__ == "__main__":
+            next(iter(DataLoader(Rows(), batch_size=2, num_workers=1)))
+    """)
+    *_, wrapper = parse(err).errors
+    assert wrapper.relation != "worker" and wrapper.message.startswith("Caught RuntimeError")
+    inner = parse(err).root
+    assert inner is not None and inner.relation == "worker"
+    cut = err[: err.index("Original Traceback")] + "Original Traceback (most recent call last):\n"
+    quoted = f"RuntimeError: {inner.message}\n\n{cut}"
+    root = parse(quoted).root
+    assert root is not None and root.message == inner.message and root.relation is None
+    # a message of another class quoted above it is not what the worker raised
+    other = parse(f"ValueError: bad value\n\n{cut}").root
+    assert other is not None and other.message.startswith("Caught RuntimeError")
+
+
 def test_bare_error_line_in_a_log() -> None:
     trace = parse("step 10 loss 0.3\nRuntimeError: something broke\nmore log\n")
     assert [(e.exc_type, e.message) for e in trace.errors] == [("RuntimeError", "something broke")]

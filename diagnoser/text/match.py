@@ -325,9 +325,11 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     if root is not None and all(err is not root for err in chosen):
         chosen = (root, *chosen)
     foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
+    unexplained = False  # an exception that stopped the run, which no entry fits
     for err in chosen:
         found = _signature_matches(err, index, trace.text) or _fuzzy_matches(err, index)
         found = found or _frame_matches(err, index)
+        unexplained = unexplained or (not found and _stopped_the_run(err))
         if found and foreign is None:
             foreign = from_another_framework(trace.text)
         if foreign:
@@ -349,7 +351,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
     # a cross_entropy line, is the target
     ranked = sorted(
-        _warnings_last(best.values()),
+        _warnings_last(best.values(), unexplained),
         key=lambda m: (
             -m.score,
             not (m.signature is not None and (m.signature.code or m.signature.beside)),
@@ -358,11 +360,25 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     return Diagnosis(trace, tuple(ranked))
 
 
-def _warnings_last(found: Iterable[Match]) -> list[Match]:
+def _stopped_the_run(err: Error) -> bool:
+    """An exception of its own, complete: not a warning, not a launcher's or a worker's "a child
+    failed", not a traceback cut before its exception line, not the user's Ctrl-C."""
+    return (
+        err.kind == "exception"
+        and bool(err.exc_type)
+        and not err.is_wrapper
+        and not (err.exc_type or "").endswith(("KeyboardInterrupt", "SystemExit"))
+    )
+
+
+def _warnings_last(found: Iterable[Match], unexplained: bool = False) -> list[Match]:
     """A warning printed on the way (a deprecation, a scheduler called out of order) is not what
     stopped the run: what the log shows (loss turned nan) or an exception ranks above it, so its
-    matches fall below theirs, and out when that is below the threshold. A sentence's phrases do
-    not push a warning down: they may be read from the warning's own words."""
+    matches fall below theirs, and out when that is below the threshold. An exception no entry
+    explains stopped the run all the same: the warning printed before it is no answer to it (a
+    0-dim index warning above "backward_input can only be called in training mode"). A
+    sentence's phrases do not push a warning down: they may be read from the warning's own
+    words."""
     found = list(found)
     others = [
         m.score
@@ -370,9 +386,9 @@ def _warnings_last(found: Iterable[Match]) -> list[Match]:
         if (m.error is None and m.method == "log")
         or (m.error is not None and m.error.kind != "warning")
     ]
-    if not others:
+    if not others and not unexplained:
         return found
-    ceiling = min(others) - 1
+    ceiling = min(others) - 1 if others else THRESHOLD - 1
     return [
         m
         if m.error is None or m.error.kind != "warning" or m.score <= ceiling

@@ -232,6 +232,7 @@ class Trace:
         if not real:
             return None
         i = real[-1]
+        i = self._quoted_wrapped(i)
         while i > 0 and self.errors[i - 1].relation in ("cause", "context"):
             i -= 1
         root = self.errors[i]
@@ -239,6 +240,29 @@ class Trace:
         if asserts and "device-side assert" in root.message:
             return asserts[0]
         return root
+
+    def _quoted_wrapped(self, i: int) -> int:
+        """A re-raise whose original traceback was cut off ("Caught RuntimeError in DataLoader
+        worker process 0." and nothing readable after "Original Traceback", a worker's whole one
+        would be the root already): a message of the class it names, quoted above it (the post's
+        title or first line), is the error it wraps; so is THC's check line, which the worker
+        printed before raising its CUDA error as a RuntimeError (torch <= 1.x)."""
+        caught = _WORKER_HEADER.match(self.errors[i].message)
+        if caught is None:
+            return i
+        for j in range(i - 1, -1, -1):
+            err = self.errors[j]
+            if err.kind != "exception" or err.is_wrapper or _WORKER_HEADER.match(err.message):
+                continue
+            if err.exc_type and err.exc_type.rsplit(".", 1)[-1] == caught["type"]:
+                return j
+            if (
+                not err.exc_type
+                and caught["type"] == "RuntimeError"
+                and _THC_CHECK.match(err.message)
+            ):
+                return j
+        return i
 
 
 def parse(text: str) -> Trace:
