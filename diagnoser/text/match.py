@@ -331,7 +331,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         found = found or _frame_matches(err, index)
         unexplained = unexplained or (not found and _stopped_the_run(err))
         if found and foreign is None:
-            foreign = from_another_framework(trace.text)
+            foreign = from_another_framework(trace.pasted or trace.text)
         if foreign:
             # another framework's error in PyTorch's words (Paddle's illegal memory access), or a
             # message HIP or CUDA prints for any of them (hipErrorNoBinaryForGpu in TensorFlow's
@@ -343,7 +343,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     has_exception = any(
         (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
     )
-    for m in _symptom_matches(trace.text, index, has_exception):
+    for m in _symptom_matches(trace.text, index, has_exception, trace.pasted or trace.text):
         keep(m)
     for m in _finding_matches(trace.text, index):
         keep(m)
@@ -713,7 +713,7 @@ _CUDA_ERROR_NOTES = compile_cached(
 _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 
 
-def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match]:
+def _symptom_matches(text: str, index: Index, has_exception: bool, pasted: str) -> list[Match]:
     if "✓" in text:
         text = _PASSED_CHECK.sub("", text)
     if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
@@ -769,8 +769,6 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             continue  # the sentence says what the entry assumes is not so
         elif _said_only_where_ruled_out(entry, sentence, index):
             continue  # said only in a clause that names it as something else (a test)
-        elif entry.kind == "error" and another_program(said):
-            continue  # PyTorch's error retold beside another framework's or program's is theirs
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
             # the log's training loss falls at every reading: whatever metric the sentence calls
             # stuck, the model learns, and no entry a stuck metric shows is answered from words
@@ -791,6 +789,10 @@ def _symptom_matches(text: str, index: Index, has_exception: bool) -> list[Match
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     if out and no_neural_network(said):
         return []  # boosted trees or a statistical fit: none of the entries' causes is theirs
+    if out and another_program(pasted[:_MAX_SENTENCE]):
+        # a Keras or TensorFlow run's log, another framework named in a post that never names
+        # torch: its fixes are that framework's (the labelling rule since heldout5)
+        return []
     if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
         return []
     return _narrower_first(_guesses_below_the_log(out))

@@ -205,6 +205,8 @@ class Error:
 class Trace:
     errors: tuple[Error, ...]
     text: str = field(repr=False)
+    # the text as pasted: cleanup strips the name of the logger that wrote a line (INFO:tensorflow:)
+    pasted: str = field(repr=False, default="")
 
     @cached_property  # matching asks, then rendering each match
     def root(self) -> Error | None:
@@ -266,7 +268,7 @@ class Trace:
 
 
 def parse(text: str) -> Trace:
-    text = normalise(text)
+    pasted, text = text, normalise(text)
     lines = text.split("\n")
     errors: list[Error] = []
     kind = "exception"  # becomes "ignored" after "Exception ignored in:"
@@ -315,7 +317,7 @@ def parse(text: str) -> Trace:
         # before them (a warning's own wording, a title that names the error, "CUDA error 700")
         # may be what names the problem, so the whole text is read too.
         errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE]))
-    return Trace(tuple(_dedupe(errors)), text)
+    return Trace(tuple(_dedupe(errors)), text, pasted)
 
 
 def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
