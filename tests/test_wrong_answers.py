@@ -1036,6 +1036,9 @@ def test_the_framework_cues_cover_every_branch(text: str) -> None:
         # a Python file's line, as users write it, is no MATLAB error line
         "Error in train.py (line 45)",
         "I use the transformers library (version 4.30) and the model does not learn",
+        # NumPy beside PyTorch's API (a softmax of the logits, a metric) is no NumPy network
+        "model = nn.Sequential(nn.Linear(4, 3))\nprobs = np.exp(logits) / np.exp(logits).sum()",
+        "loss.backward()\nacc = np.dot(pred, y) / len(y)",
     ],
 )
 def test_near_misses_of_the_framework_cues_are_no_other_framework(text: str) -> None:

@@ -6,11 +6,12 @@ pooled_storage_manager, Caffe's solver lines, MATLAB's "Error in f (line N)", th
 java.lang errors). An error entry explains a message PyTorch prints: retold in words beside another
 framework's log ("显卡内存不够" under TensorFlow's device lines), or printed by it in
 PyTorch's words (Paddle's "an illegal memory access was encountered at [/paddle/fluid/...]"), it
-is that framework's error, with other causes and fixes. Training behaviours (a loss that does not
-fall, a slow input pipeline) are the same in any framework of neural networks and stay answered;
-not in gradient-boosted trees or a statistics package (an R session naming no network), whose
-rounds and fits have none of the causes the entries give (learning rate, zero_grad, BatchNorm,
-DataLoader workers)."""
+is that framework's error, with other causes and fixes. So is a training behaviour (a loss that does
+not fall, a slow input pipeline) shown in its log or told beside it: its code and fixes are that
+framework's (the held-aside sets' labelling rule since heldout5); a network written by hand in
+NumPy likewise. Gradient-boosted trees and statistics packages (an R session naming no network)
+are no network at all: their rounds and fits have none of the causes the entries give (learning
+rate, zero_grad, BatchNorm, DataLoader workers)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # train.py in the tensorflow"): a Python error it shows (an unpacking, a KeyError) is then
         # TensorFlow's program's
         r"|\btensorflow\b",
+    ),
+    (
+        # A network written by hand in NumPy ("Z1 = np.dot(W1, X) + b1", "1 / (1 + np.exp(-z))")
+        # with no PyTorch API in the post: its training has none of PyTorch's causes and fixes
+        ("np.dot", "np.exp", "np.matmul", "np.tanh"),
+        r"\A(?![\s\S]*(?:\bnn\.|\.backward\(|\bDataLoader\b|\.cuda\(|\btensor\())"
+        r"[\s\S]*?\bnp\.(?:dot|exp|matmul|tanh)\(",
     ),
     (
         # Apple's MLX, by mlx_lm's training lines ("Iter 010: Train loss 3.337, It/sec 0.184,
