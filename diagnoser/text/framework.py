@@ -16,10 +16,13 @@ rate, zero_grad, BatchNorm, DataLoader workers)."""
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from ..knowledge.regex_cache import compile_cached
 from ..knowledge.substrings import automaton
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs a plain diagnosis's start-up (tests/test_cli.py)
+    from typing import Any
 
 # Each framework by its cues and its pattern: a pattern is asked only of a paste that holds one
 # of its cues (lowered), as every paste with an error an entry fits is asked, most naming none.
@@ -137,11 +140,17 @@ def other_framework(text: str) -> bool:
     return "torch" not in text and _other(text, text.lower())
 
 
-def _other(text: str, lower: str) -> bool:
+# Every framework but Keras' progress bar and training calls, which PyTorch loops imitate
+_NAMED_FRAMEWORKS = tuple(f for f in _OTHER if "fit_generator(" not in f[0])
+
+
+def _other(
+    text: str, lower: str, frameworks: tuple[tuple[tuple[str, ...], str], ...] = _OTHER
+) -> bool:
     return (
         any(
             any(cue in lower for cue in cues) and compile_cached(pattern).search(text) is not None
-            for cues, pattern in _OTHER
+            for cues, pattern in frameworks
         )
         and compile_cached(_TORCH).search(text) is None
     )
@@ -259,12 +268,15 @@ def _lua(text: str) -> bool:
     )
 
 
-def another_program(text: str) -> bool:
+def another_program(text: str, *, behaviour: bool = False) -> bool:
     """other_framework(text), or the error of a C, C++ or Lua program: an error entry's words
-    retold beside it are that program's."""
+    retold beside it are that program's. For a training behaviour (`behaviour`), Keras' progress
+    bar alone is no sign: PyTorch users' own loops print it too (torchkeras, pkbar)."""
     if _lua(text):
         return True
-    return "torch" not in text and (_other(text, lower := text.lower()) or _native(text, lower))
+    frameworks = _NAMED_FRAMEWORKS if behaviour else _OTHER
+    lower = text.lower()
+    return "torch" not in text and (_other(text, lower, frameworks) or _native(text, lower))
 
 
 def foreign(text: str) -> bool:

@@ -789,9 +789,10 @@ def _symptom_matches(text: str, index: Index, has_exception: bool, pasted: str) 
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     if out and no_neural_network(said):
         return []  # boosted trees or a statistical fit: none of the entries' causes is theirs
-    if out and another_program(pasted[:_MAX_SENTENCE]):
-        # a Keras or TensorFlow run's log, another framework named in a post that never names
-        # torch: its fixes are that framework's (the labelling rule since heldout5)
+    if out and another_program(pasted[:_MAX_SENTENCE], behaviour=True):
+        # TensorFlow's log, another framework named or imported in a post that never names
+        # torch: its fixes are that framework's (the labelling rule since heldout5). Keras'
+        # progress bar alone is no sign here: PyTorch loops print it too
         return []
     if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
         return []
