@@ -128,7 +128,12 @@ def normalise(text: str) -> str:
         text = _GLUED_HEADER.sub(r"\n\1", text)
     if "```" in text or "~~~" in text:
         text = _FENCE.sub("", text)
-    if ("Error" in text or "Exception" in text or "Warning" in text) and _CJK.search(text):
+    # (isascii first: a str knows whether it is ASCII, where the search reads every character)
+    if (
+        not text.isascii()
+        and ("Error" in text or "Exception" in text or "Warning" in text)
+        and _CJK.search(text)
+    ):
         text = _after_a_chinese_lead(text)
     lines = _rich_boxes(text.split("\n"))
     return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))

@@ -269,6 +269,10 @@ def read(text: str, max_lines: int = 200_000) -> TrainingLog:
     for lineno, line in enumerate(lines, start=1):
         if line.startswith('  File "'):
             continue  # a traceback's frame: a path, a line number, a function; never a metric
+        if ("Error" in line or "Exception" in line) and _EXCEPTION_LINE.match(line):
+            # an exception's message: its numbers are sizes and addresses ("Tried to allocate
+            # 20.00 MiB (GPU 0; 7.93 GiB total capacity ...)"), never a metric of the run
+            continue
         if gradients and _read_gradient(line, log):
             continue
         if "num_workers" in line and (named := _BENCH_WORKERS.match(line)):
@@ -439,6 +443,10 @@ def _in_english(m: re.Match[str]) -> str:
     return f" {prefix}{what} "
 
 
+# The line Python prints an exception on: its class (dotted, as torch's are) and a colon.
+_EXCEPTION_LINE = compile_cached(
+    r"\s{0,8}(?:[A-Za-z_]\w{0,80}\.){0,8}[A-Za-z_]\w{0,80}(?:Error|Exception):"
+)
 _TIMESTAMP = compile_cached(
     r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?"
 )
