@@ -111,6 +111,22 @@ def test_bare_error_line_in_a_log() -> None:
     assert [(e.exc_type, e.message) for e in trace.errors] == [("RuntimeError", "something broke")]
 
 
+def test_transformers_lazy_import_error_carries_its_cause_on_the_next_line() -> None:
+    """transformers re-raises a failed import as "Failed to import X because of the following error
+    (look up to see its traceback):" with the cause's own message on the next, unindented line
+    (project-baize/baize-chatbot#24): read as one message; the log line after a blank stays out."""
+    text = (
+        "RuntimeError: Failed to import transformers.trainer because of the following error "
+        "(look up to see its traceback):\nNo module named 'torch._six'\n\nstep 3 done\n"
+    )
+    root = parse(text).root
+    assert root is not None and root.exc_type == "RuntimeError"
+    assert root.message.endswith("\nNo module named 'torch._six'")
+    # any other bare line still ends at its own line
+    other = parse("RuntimeError: something broke:\nmore log\n").root
+    assert other is not None and other.message == "something broke:"
+
+
 def test_text_without_an_exception_is_kept_as_one_message() -> None:
     trace = parse("mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)")
     assert trace.root is not None and trace.root.exc_type is None

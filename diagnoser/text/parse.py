@@ -70,6 +70,10 @@ _FAKE_TENSOR_GOT = compile_cached(
 # 1.14's nightlies printed it as a RuntimeError): the call with its fake arguments (their repr may
 # span lines) up to "**{kwargs}):", then the op's own message on the next lines.
 _FAILED_RUNNING = compile_cached(r"^Failed running (?:call_function|call_method|call_module) ")
+# transformers' lazy import re-raises what failed as "Failed to import transformers.trainer because
+# of the following error (look up to see its traceback):" and the cause's own message on the next
+# line, unindented (import_utils.py's _get_module).
+_CAUSE_BELOW = compile_cached(r"\(look up to see its traceback\):\s*$")
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
 # A bare error line's message cut by a hard wrap (_cut_mid_sentence), and the line that goes on.
@@ -599,7 +603,9 @@ def _read_message(
     parts = [first]
     # torch.compile's report of a failed fake-tensor run (torch 2.0-2.5) puts the op's own message
     # below the call, unindented: it is read on like a line that ends at its colon
-    ends_at_colon = not first.strip() or bool(_FAILED_RUNNING.match(first))
+    ends_at_colon = (
+        not first.strip() or bool(_FAILED_RUNNING.match(first)) or bool(_CAUSE_BELOW.search(first))
+    )
     rejoined = False
     while i < len(lines) and len(parts) < MAX_MESSAGE_LINES:
         line = lines[i]
