@@ -132,6 +132,9 @@ NOT_TORCH = {
     "list-index": "[1, 2, 3][10]",
     "attribute-none": "None.shape",
     "int-parse": "int('3.5')",
+    # a program's own check, as repositories write it (`assert torch.cuda.is_available(), "GPU is
+    # not available"`): "Numpy is not available" with one short word replaced is not numpy's
+    "own-assert": "assert False, 'GPU is not available'",
 }
 
 

@@ -558,6 +558,7 @@ def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
 
 
 _WORDS = compile_cached(r"(?<![<\w])[a-z]{4,}(?![>\w])")
+_WORDS3 = compile_cached(r"(?<![<\w])[a-z]{3,}(?![>\w])")  # see _a_word_replaced
 
 
 def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
@@ -574,7 +575,9 @@ def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
             for w in words
         )
 
-    ours, theirs = _WORDS.findall(masked), _WORDS.findall(ex.masked)
+    # the message's own words counted from three letters: the word that replaced one of the
+    # example's may be an acronym ("GPU is not available" is not "Numpy is not available")
+    ours, theirs = _WORDS3.findall(masked), _WORDS.findall(ex.masked)
     return missing(theirs, squashed, ours) and missing(ours, ex.squashed, theirs)
 
 
