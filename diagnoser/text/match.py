@@ -331,7 +331,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         found = found or _frame_matches(err, index)
         unexplained = unexplained or (not found and _stopped_the_run(err))
         if found and foreign is None:
-            foreign = from_another_framework(trace.pasted or trace.text)
+            foreign = from_another_framework(trace.as_pasted)
         if foreign:
             # another framework's error in PyTorch's words (Paddle's illegal memory access), or a
             # message HIP or CUDA prints for any of them (hipErrorNoBinaryForGpu in TensorFlow's
@@ -343,7 +343,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     has_exception = any(
         (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
     )
-    for m in _symptom_matches(trace.text, index, has_exception, trace.pasted or trace.text):
+    for m in _symptom_matches(trace, index, has_exception):
         keep(m)
     for m in _finding_matches(trace.text, index):
         keep(m)
@@ -716,7 +716,8 @@ _CUDA_ERROR_NOTES = compile_cached(
 _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 
 
-def _symptom_matches(text: str, index: Index, has_exception: bool, pasted: str) -> list[Match]:
+def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Match]:
+    text = trace.text
     if "✓" in text:
         text = _PASSED_CHECK.sub("", text)
     if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
@@ -792,7 +793,7 @@ def _symptom_matches(text: str, index: Index, has_exception: bool, pasted: str) 
             out.append(Match(entry, _PARAPHRASE_SCORE, None, "phrase"))
     if out and no_neural_network(said):
         return []  # boosted trees or a statistical fit: none of the entries' causes is theirs
-    if out and another_program(pasted[:_MAX_SENTENCE], behaviour=True):
+    if out and another_program(trace.as_pasted[:_MAX_SENTENCE], behaviour=True):
         # TensorFlow's log, another framework named or imported in a post that never names
         # torch: its fixes are that framework's (the labelling rule since heldout5). Keras'
         # progress bar alone is no sign here: PyTorch loops print it too

@@ -212,6 +212,11 @@ class Trace:
     # the text as pasted: cleanup strips the name of the logger that wrote a line (INFO:tensorflow:)
     pasted: str = field(repr=False, default="")
 
+    @property
+    def as_pasted(self) -> str:
+        """The text as pasted, or the cleaned one for a trace built from errors alone."""
+        return self.pasted or self.text
+
     @cached_property  # matching asks, then rendering each match
     def root(self) -> Error | None:
         """The error to explain first.
