@@ -39,6 +39,22 @@ SAID = [
     ("loss-not-decreasing", "My loss down to 0.75 and its hard to converge（150epochs）."),
     # https://github.com/littlepai/Unofficial-Zhihu-API/issues/5
     ("loss-not-decreasing", "为什么训练了快20轮准确率还是0，而且学习率很低"),
+    # a fix the user tried that did not help names the fix, not the family: the NaN left is nan-loss
+    # (issue 23's "用了梯度裁剪，但还是出现了nan"; https://github.com/mravanelli/pytorch-kaldi/issues/154)
+    ("nan-loss", "用了梯度裁剪，但还是出现了nan"),
+    (
+        "nan-loss",
+        "I tried with use torch.nn.utils.clip_grad_norm_(nns[net].parameters(), 0.1) but i got nan "
+        "in loss.",
+    ),
+    # "bus error" said in words (https://github.com/XPixelGroup/BasicSR/issues/59)
+    (
+        "dataloader-shared-memory",
+        "Hi! I met a question about bus error using docker durring training.",
+    ),
+    # an error named by its function (issue 23's "load_state_dict报错"); optimizer's is its own
+    ("state-dict-mismatch", "加载预训练模型的时候 load_state_dict 报错了"),
+    ("optimizer-state-mismatch", "恢复训练时 optimizer.load_state_dict 报错"),
     # a training "stuck on a fixed value" is its metrics', not a hang that puts the rest aside
     # (https://github.com/yanx27/Pointnet_Pointnet2_pytorch/issues/213)
     (
@@ -93,6 +109,8 @@ KEEPS = [
         "decreasing either.",
     ),
     ("gpu-memory-leak", "显存一直增长直到OOM"),
+    # clipping tried and the gradients still explode: the explosion is still what is said
+    ("gradient-explosion", "加了梯度裁剪还是梯度爆炸"),
 ]
 
 
