@@ -111,6 +111,21 @@ KEEPS = [
     ("gpu-memory-leak", "显存一直增长直到OOM"),
     # clipping tried and the gradients still explode: the explosion is still what is said
     ("gradient-explosion", "加了梯度裁剪还是梯度爆炸"),
+    # the reference scripts' `loss: <now> (<average>)` (https://github.com/pytorch/vision/issues/997,
+    # maskrcnn-benchmark's trainer): an average left at nan by one bad step beside a finite loss now
+    # is not the post's complaint; a loss that is nan now still is
+    (
+        "loss-not-decreasing",
+        "The loss does not decrease, it stays around 0.69.\n"
+        "Epoch: [3]  [ 10/231]  eta: 0:03:01  lr: 0.000195  loss: 0.6931 (nan)  time: 0.8225\n"
+        "Epoch: [3]  [ 20/231]  eta: 0:02:34  lr: 0.000369  loss: 0.6932 (nan)  time: 0.6384\n"
+        "Epoch: [3]  [ 30/231]  eta: 0:02:20  lr: 0.000543  loss: 0.6930 (nan)  time: 0.6309",
+    ),
+    (
+        "nan-loss",
+        "Epoch: [3]  [ 10/231]  eta: 0:03:01  lr: 0.000195  loss: nan (nan)  time: 0.8225\n"
+        "Epoch: [3]  [ 20/231]  eta: 0:02:34  lr: 0.000369  loss: nan (nan)  time: 0.6384",
+    ),
 ]
 
 
