@@ -869,12 +869,13 @@ def _only_guessed(text: str, found: set[str], index: Index) -> set[str]:
 
 # A run that hangs, as a post's subject says it: the training, program or process hangs, freezes
 # or is stuck (at a step, an epoch, a count), 训练/程序/多卡…卡住/卡死/不动了. Not a metric that is
-# stuck ("the loss is stuck at 0.69", "loss卡住"): that is a symptom of its own.
+# stuck ("the loss is stuck at 0.69", "loss卡住"), nor a training "stuck on a fixed value" (its
+# metrics are): that is a symptom of its own.
 _HANG = (
     r"(?i)\b(?:training|train|process(?:es)?|program|script|job|code|run|it|hvd|horovod)\b"
     r"(?:(?!\b(?:loss|accuracy|acc|metric)\b)[^\n.!?]){0,30}?"
     r"\b(?:hangs?|hung|hanging|freezes|froze|frozen|(?:is|gets?|got|has\s+been|have\s+been|was|been)"
-    r"\s+stuck)\b"
+    r"\s+stuck)\b(?!\s+(?:on|at)\s+(?:an?\s+|the\s+)?(?:(?:fixed|constant|same|certain)\s+)?values?\b)"
     r"|^[^\S\n]*(?:hangs?|hanging|stuck)\b"
     r"|\bstuck\s+(?:at|in|on)\s+(?:[\[【(]?\d+\s*/\s*\d+|(?:the\s+)?(?:epoch|step|iter\w*|batch)\b)"
     r"|(?:训练|程序|进程|服务器|代码|运行|多卡|单卡|多机|epoch|step|iter|batch|轮|^)"
