@@ -11,7 +11,14 @@ not fall, a slow input pipeline) shown in its log or told beside it: its code an
 framework's (the held-aside sets' labelling rule since heldout5); a network written by hand in
 NumPy likewise. Gradient-boosted trees and statistics packages (an R session naming no network)
 are no network at all: their rounds and fits have none of the causes the entries give (learning
-rate, zero_grad, BatchNorm, DataLoader workers)."""
+rate, zero_grad, BatchNorm, DataLoader workers).
+
+A training behaviour is left to another framework by what only that framework prints or names:
+Keras' fit() (its bar with the time per step, "Train on N samples", its API), MXNet's Speedometer,
+Darknet's "avg loss" and "Region Avg IOU" lines, Keras, MXNet, Gluon, JAX or Darknet named in
+prose. Keras' bar alone (seconds only) is no sign, as PyTorch loops imitate it. An evaluation tool
+scoring result files shows no model and no training: the behaviours of a model or of a training
+run (NEEDS_A_MODEL) are not answered from its words."""
 
 from __future__ import annotations
 
@@ -23,6 +30,14 @@ from ..knowledge.substrings import automaton
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a plain diagnosis's start-up (tests/test_cli.py)
     from typing import Any
+
+# Keras' progress bar ("1875/1875 [=====] - 5s 3ms/step - loss: ..." or "- ETA: 2:03"), the bar
+# alone: PyTorch loops that imitate Keras print it too ("32/32 [=====] - 0s - loss: ...")
+_KERAS_BAR = (
+    ("] - ",),
+    r"(?m)^[^\S\n]*(?:Epoch \d{1,6}/\d{1,6}[^\S\n]+)?\d{1,7}/\d{1,7}[^\S\n]\[[=>.]{10,60}\]"
+    r"[^\S\n]-[^\S\n](?:ETA|\d)",
+)
 
 # Each framework by its cues and its pattern: a pattern is asked only of a paste that holds one
 # of its cues (lowered), as every paste with an error an entry fits is asked, most naming none.
@@ -45,7 +60,9 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # TensorFlow named in the prose of a post that never names torch ("when I ran the
         # train.py in the tensorflow"): a Python error it shows (an unpacking, a KeyError) is then
         # TensorFlow's program's
-        r"|\btensorflow\b",
+        # (its repositories' names too: "tensorflow_practice", "SSD-Tensorflow", "TensorFlow2"),
+        # and Keras likewise ("the Keras model's loss becomes NaN", "CSRNet-keras")
+        r"|(?<![a-z])(?:tensorflow|keras)(?![a-z])",
     ),
     (
         # A network written by hand in NumPy ("Z1 = np.dot(W1, X) + b1", "1 / (1 + np.exp(-z))")
@@ -77,13 +94,27 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         r"|\b(?:could not|failed to) (?:create|destroy) cu(?:dnn|blas) handle\b",
     ),
     (("[[{{node", "[[node: "), r"\[\[(?:\{\{node|Node:) "),
+    _KERAS_BAR,
     (
-        # Keras: its progress bar ("1875/1875 [=====] - 5s 3ms/step - loss: ..." or "- ETA: 2:03")
-        # and its training API (a compile() given a loss, fit_generator)
-        ("] - ", "fit_generator(", "compile("),
-        r"(?m)^[^\S\n]*(?:Epoch \d{1,6}/\d{1,6}[^\S\n]+)?\d{1,7}/\d{1,7}[^\S\n]\[[=>.]{10,60}\]"
-        r"[^\S\n]-[^\S\n](?:ETA|\d)"
-        r"|\bfit_generator\(|\.compile\([^)\n]{0,200}?\b(?:loss|metrics)[^\S\n]*=",
+        # Keras' training API: a compile() given a loss, fit_generator, a fit() given Keras' own
+        # arguments, layers added to a model one by one (PyTorch has none of these) ...
+        ("fit_generator(", "compile(", ".fit(", ".add("),
+        r"\bfit_generator\(|\.compile\([^)\n]{0,200}?\b(?:loss|metrics)[^\S\n]*="
+        r"|\.fit\([^)\n]{0,200}?\b(?:nb_epoch|validation_split|steps_per_epoch)[^\S\n]*="
+        r"|\bmodel\.add\((?:Dense|Conv[123]D|LSTM|GRU|SimpleRNN|Dropout|Flatten|Activation"
+        r"|MaxPooling[123]D|Embedding|BatchNormalization)\(",
+    ),
+    (
+        # ... and the lines only Keras' own fit() prints: its bar with the time per step ("- 24s
+        # 96ms/step -", Keras 2 and tf.keras; Keras 3 draws "━━━━"), "Train on 2064384 samples,
+        # validate on 1125000 samples" (Keras 1 and 2), its callbacks' messages. pkbar copies the
+        # bar with its time per step, but its users' posts show their PyTorch loop.
+        ("/step", "eta: ", "━", "train on ", "improved from", "reducelronplateau"),
+        r"(?m)^[^\S\n]*\d{1,7}/\d{1,7}[^\S\n]+(?:\[[=>.]{5,60}\][^\S\n]-|━{5,60})[^\S\n]"
+        r"(?:ETA: [\d:]{1,8}|\d{1,6}s[^\S\n]+\d{1,6}(?:ms|us|µs|s)/step)\b"
+        r"|^[^\S\n]*Train on \d{1,10} samples(?:, validate on \d{1,10} samples)?[^\S\n]*$"
+        r"|\bEpoch \d{1,6}: (?:val_)?\w{1,40} (?:improved|did not improve) from\b"
+        r"|\bReduceLROnPlateau reducing learning rate\b",
     ),
     # PaddleOCR's and PaddleDetection's loggers and packages; Paddle's toolkits named in prose
     # ("paddlex实例分割训练") and its allocator's message ("Out of memory error on GPU 0. Cannot
@@ -98,11 +129,30 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
     (("onnxruntime",), r"(?i)\bonnxruntime(?:::|[/\\.]capi\b)|\[ONNXRuntimeError\]"),
     (
         # MXNet's APIs and its GPU allocator ("pooled_storage_manager.h:107: cudaMalloc failed")
-        ("mx.", "gluon.", "pooled_storage"),
+        # MXNet named in prose ("using native mxnet-mkl", "with gluon code") and its Module's
+        # Speedometer ("Epoch[0] Batch [128]  Speed: 5276.20 samples/sec  accuracy=0.11",
+        # "Epoch[0] Train-accuracy=0.29", "Epoch[0] Time cost=8.733")
+        ("mx.", "gluon", "pooled_storage", "mxnet", "epoch["),
         r"\bmx\.(?:nd|sym|symbol|gluon|io|mod|init|autograd|context)\b"
-        r"|\bgluon\.(?:nn|Trainer|loss)\b|\bpooled_storage_manager\b",
+        r"|\bgluon\.(?:nn|Trainer|loss)\b|\bpooled_storage_manager\b"
+        r"|(?i:(?<![a-z])mxnet(?![a-z])|\bgluon\b)"
+        r"|\bEpoch\[\d{1,6}\] (?:Batch \[\d{1,9}\][^\S\n]+Speed: |Train-\w|Validation-\w"
+        r"|Time cost=)",
     ),
-    (("jnp.", "flax"), r"(?i)\bjnp\.\w|\bflax\b"),
+    # JAX's NumPy, Flax, and JAX named in prose ("I ran into this issue before with Jax 0.4.13")
+    (("jnp.", "flax", "jax"), r"(?i)\bjnp\.\w|\bflax\b|\bjax\b"),
+    (
+        # Darknet, YOLO's C framework: named ("train YOLOv3 using darknet", "./darknet detector
+        # train", darkflow its TensorFlow port; not Darknet-53, the backbone PyTorch ports build,
+        # nor their darknet.py), its annotation tool, and its training log ("6000: 4.695510,
+        # 6.366718 avg loss, 0.000013 rate", "Region 82 Avg IOU:", "total_bbox = 923054,
+        # rewritten_bbox = 3.99 %")
+        ("darknet", "darkflow", "yolo_mark", " avg", "region ", "rewritten_bbox"),
+        r"(?i)\bdark(?:net|flow)\b(?![-_ ]?\d|\.py\b)|\bYolo_mark\b"
+        r"|(?m:^[^\S\n]*\d{1,9}: [-\d.na]{1,20}, [-\d.na]{1,20} avg(?: loss)?, "
+        r"[\d.e-]{1,20} rate\b)"
+        r"|\bRegion (?:\d{1,4} )?Avg \(?IOU: |\brewritten_bbox = ",
+    ),
     (
         # Caffe (not Caffe2, PyTorch's): its name, its net files and its solver's messages, which
         # the parser reads without their glog prefix ("I0505 18:10:10.59 24343 solver.cpp:57] ")
@@ -140,8 +190,8 @@ def other_framework(text: str) -> bool:
     return "torch" not in text and _other(text, text.lower())
 
 
-# Every framework but Keras' progress bar and training calls, which PyTorch loops imitate
-_NAMED_FRAMEWORKS = tuple(f for f in _OTHER if "fit_generator(" not in f[0])
+# Every framework but Keras' progress bar alone, which PyTorch loops imitate
+_NAMED_FRAMEWORKS = tuple(f for f in _OTHER if f is not _KERAS_BAR)
 
 
 def _other(
@@ -293,3 +343,33 @@ def foreign(text: str) -> bool:
     if not _any_cue(lower):
         return False
     return _other(text, lower) or _not_neural(text, lower)
+
+
+# Behaviours of a model and of its training: dropout left on at evaluation is a model's, while it
+# predicts; results that differ run to run are a training's (seeds, nondeterministic kernels) or a
+# model's. An evaluation tool that scores result files has neither: a post that names the files
+# it scores ("I used the annotation file as the result file for evaluation ... the evaluation
+# result is different each time", "calculates a new score using the results in the folder") and
+# no model, network, prediction, checkpoint, weights or training. Varying results told with no
+# file ("Running the script multiple times, the results are different") are still a model's.
+_A_MODEL = (
+    r"model|net\b|network|predict|checkpoint|weight|inferenc|\.pth?\b|\.ckpt\b|dropout"
+    # a model run on test data ("each time i run the video-level testing")
+    r"|\beval\(|\btest\w*|模型|网络|预测|推理|权重|测试(?!集)"
+    r"|train|训练|复现|reproduc|\bseed|种子|epoch|fine-?tun|微调"
+)
+_RESULT_FILES = (
+    r"(?i)\b(?:results?|annotations?|detections?|ground[- ]?truth|gt|res)[ _-]?files?\b"
+    r"|\bresults? (?:in|from) the (?:folder|directory|dir)\b"
+    r"|(?:结果|标注|检测|真值)文件"
+)
+MODEL_BEHAVIOURS = ("dropout-active-at-eval", "results-not-reproducible")
+
+
+def scores_of_result_files(text: str) -> bool:
+    """The text is about an evaluation of result files: it names them, and no model or
+    training."""
+    return (
+        compile_cached(_RESULT_FILES).search(text) is not None
+        and compile_cached(f"(?i){_A_MODEL}").search(text) is None
+    )
