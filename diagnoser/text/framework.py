@@ -322,17 +322,21 @@ def another_program(text: str, *, behaviour: bool = False) -> bool:
     """other_framework(text), or the error of a C, C++ or Lua program: an error entry's words
     retold beside it are that program's. For a training behaviour (`behaviour`), Keras' progress
     bar alone is no sign: PyTorch users' own loops print it too (torchkeras, pkbar)."""
-    if _lua(text):
-        return True
-    frameworks = _NAMED_FRAMEWORKS if behaviour else _OTHER
-    lower = text.lower()
-    return "torch" not in text and (_other(text, lower, frameworks) or _native(text, lower))
+    return _elsewhere(text, _NAMED_FRAMEWORKS if behaviour else _OTHER, statistics=False)
 
 
 def foreign(text: str) -> bool:
-    """other_framework(text) or no_neural_network(text), the text lowered once: asked of every
-    paste whose error an entry fits, most of which name torch or neither cue list; or a C, C++
-    or Lua program's error."""
+    """other_framework(text) or no_neural_network(text), or a C, C++ or Lua program's error:
+    asked of every paste whose error an entry fits, most of which name torch or no cue."""
+    return _elsewhere(text, _OTHER, statistics=True)
+
+
+def _elsewhere(
+    text: str, frameworks: tuple[tuple[tuple[str, ...], str], ...], *, statistics: bool
+) -> bool:
+    """Another program wrote the text: Lua Torch, a native program, one of `frameworks`, or
+    (`statistics`) boosted trees or a statistical fit. The text is lowered once, and one pass of
+    the cue automaton ends it for a text that names none of them."""
     if _lua(text):
         return True
     if "torch" in text:
@@ -340,9 +344,9 @@ def foreign(text: str) -> bool:
     lower = text.lower()
     if _native(text, lower):
         return True
-    if not _any_cue(lower):
+    if not _any_cue(lower):  # every framework's pattern needs one of its cues
         return False
-    return _other(text, lower) or _not_neural(text, lower)
+    return _other(text, lower, frameworks) or (statistics and _not_neural(text, lower))
 
 
 # Behaviours of a model and of its training: dropout left on at evaluation is a model's, while it
