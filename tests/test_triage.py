@@ -32,10 +32,17 @@ import torch, torch.distributed as dist
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
 dist.init_process_group("gloo")
 rank = dist.get_rank()
+torch.manual_seed(rank)
 model = torch.nn.Linear(64, 10)
+# a loss that falls, as a training's does: a loss of random inputs and no optimizer is noise that
+# jumps up and down, which the log reader rightly calls oscillating (a group of its own)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
 for step in range(20):
     loss = model(torch.randn(8, 64)).pow(2).mean()
     logging.info("step %d loss %.4f", step, loss.item())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
     dist.all_reduce(loss.detach())
 if rank == 1:
     time.sleep(0.3)  # the others are already waiting in the next collective

@@ -1311,8 +1311,9 @@ def test_an_evaluation_tools_varying_scores_are_not_answered(said: str, index: I
 def test_varying_results_beside_a_model_or_no_file_stay(
     said: str, family: str | None, index: Index
 ) -> None:
-    from diagnoser.text.framework import scores_of_result_files
+    from diagnoser.knowledge.regex_cache import compile_cached
 
-    assert not scores_of_result_files(said)
+    ruled_out = index.by_id["results-not-reproducible"].symptoms["ruled_out_by"]
+    assert not any(compile_cached(p).search(said.lower()) for p in ruled_out)
     if family is not None:
         assert _first(said, index) == family

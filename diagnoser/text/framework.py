@@ -347,33 +347,3 @@ def _elsewhere(
     if not _any_cue(lower):  # every framework's pattern needs one of its cues
         return False
     return _other(text, lower, frameworks) or (statistics and _not_neural(text, lower))
-
-
-# Behaviours of a model and of its training: dropout left on at evaluation is a model's, while it
-# predicts; results that differ run to run are a training's (seeds, nondeterministic kernels) or a
-# model's. An evaluation tool that scores result files has neither: a post that names the files
-# it scores ("I used the annotation file as the result file for evaluation ... the evaluation
-# result is different each time", "calculates a new score using the results in the folder") and
-# no model, network, prediction, checkpoint, weights or training. Varying results told with no
-# file ("Running the script multiple times, the results are different") are still a model's.
-_A_MODEL = (
-    r"model|net\b|network|predict|checkpoint|weight|inferenc|\.pth?\b|\.ckpt\b|dropout"
-    # a model run on test data ("each time i run the video-level testing")
-    r"|\beval\(|\btest\w*|模型|网络|预测|推理|权重|测试(?!集)"
-    r"|train|训练|复现|reproduc|\bseed|种子|epoch|fine-?tun|微调"
-)
-_RESULT_FILES = (
-    r"(?i)\b(?:results?|annotations?|detections?|ground[- ]?truth|gt|res)[ _-]?files?\b"
-    r"|\bresults? (?:in|from) the (?:folder|directory|dir)\b"
-    r"|(?:结果|标注|检测|真值)文件"
-)
-MODEL_BEHAVIOURS = ("dropout-active-at-eval", "results-not-reproducible")
-
-
-def scores_of_result_files(text: str) -> bool:
-    """The text is about an evaluation of result files: it names them, and no model or
-    training."""
-    return (
-        compile_cached(_RESULT_FILES).search(text) is not None
-        and compile_cached(f"(?i){_A_MODEL}").search(text) is None
-    )

@@ -15,7 +15,7 @@ from functools import cache
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
-from .framework import MODEL_BEHAVIOURS, another_program, no_neural_network, scores_of_result_files
+from .framework import another_program, no_neural_network
 from .framework import foreign as from_another_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
@@ -798,9 +798,6 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
         # torch: its fixes are that framework's (the labelling rule since heldout5). Keras'
         # progress bar alone is no sign here: PyTorch loops print it too
         return []
-    if any(m.entry.id in MODEL_BEHAVIOURS for m in out) and scores_of_result_files(said):
-        # results that vary in an evaluation of result files, no model or training named
-        out = [m for m in out if m.entry.id not in MODEL_BEHAVIOURS]
     if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
         return []
     return _narrower_first(_guesses_below_the_log(out))
