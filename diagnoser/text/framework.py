@@ -16,9 +16,9 @@ rate, zero_grad, BatchNorm, DataLoader workers).
 A training behaviour is left to another framework by what only that framework prints or names:
 Keras' fit() (its bar with the time per step, "Train on N samples", its API), MXNet's Speedometer,
 Darknet's "avg loss" and "Region Avg IOU" lines, Keras, MXNet, Gluon, JAX or Darknet named in
-prose. Keras' bar alone (seconds only) is no sign, as PyTorch loops imitate it. An evaluation tool
-scoring result files shows no model and no training: the behaviours of a model or of a training
-run (NEEDS_A_MODEL) are not answered from its words."""
+prose. Keras' bar alone (seconds only) is no sign, as PyTorch loops imitate it. (An evaluation
+tool scoring result files, with no model or training named, is ruled out by the kb entries it
+would resemble: dropout-active-at-eval's and results-not-reproducible's `ruled_out_by`.)"""
 
 from __future__ import annotations
 
