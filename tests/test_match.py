@@ -223,6 +223,54 @@ def test_a_warning_is_no_answer_to_the_exception_that_stopped_the_run(index: Ind
         assert best is not None and best.entry.id == "amp-deprecated-api", text
 
 
+def _guarded_training(check: str, folder: Path) -> str:
+    """A training loop that stops on its own check, as detectron2's and many scripts' do; its
+    loss turns nan at the third step (the log of a negative number)."""
+    code = (
+        "import torch\n"
+        "w = torch.tensor(1.0, requires_grad=True)\n"
+        "for step in range(5):\n"
+        "    loss = torch.log(w - 0.5 * step) ** 2\n"
+        f"    {check}\n"
+        "    loss.backward()\n"
+    )
+    script = folder / "train.py"
+    script.write_text(code, encoding="utf-8")
+    proc = subprocess.run([sys.executable, script], capture_output=True, text=True)
+    assert proc.returncode == 1 and "Traceback" in proc.stderr, proc.stderr[-1000:]
+    return proc.stderr
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        'assert torch.isfinite(loss), f"Loss is {loss.item()} at step {step}. Stopping training."',
+        "if not torch.isfinite(loss):\n"
+        '        raise FloatingPointError(f"Loss became infinite or NaN at iteration={step}!")',
+        'assert not torch.isnan(loss), f"第{step}步 loss 出现 nan，停止训练"',
+    ],
+)
+def test_a_check_that_stops_the_run_on_a_symptom_is_that_symptom(
+    check: str, index: Index, tmp_path: Path
+) -> None:
+    """No entry knows the program's words, but they say the loss turned nan: the answer is
+    nan-loss, at the line of the check."""
+    stderr = _guarded_training(check, tmp_path)
+    best = diagnose(stderr, index).best
+    assert best is not None and best.entry.id == "nan-loss", stderr
+    assert best.error is not None and best.error.where is not None
+    assert best.error.where.line and best.error.where.line in check
+
+
+def test_a_check_about_something_else_is_no_symptom(index: Index, tmp_path: Path) -> None:
+    """The same loop stopped by a check whose message names no training behaviour (the loss is
+    merely mentioned): nothing is answered."""
+    stderr = _guarded_training(
+        'assert step < 2, f"loss function {type(loss).__name__} expects 2 steps"', tmp_path
+    )
+    assert diagnose(stderr, index).best is None, stderr
+
+
 def test_host_ram_is_told_apart_from_gpu_memory(index: Index) -> None:
     """torch's own message for a CPU tensor too large for the machine's RAM: cuda-oom's family,
     but its own title, cause and fix, none of them about the GPU."""

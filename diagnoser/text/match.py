@@ -325,11 +325,12 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     if root is not None and all(err is not root for err in chosen):
         chosen = (root, *chosen)
     foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
-    unexplained = False  # an exception that stopped the run, which no entry fits
+    unexplained: list[Error] = []  # the exceptions that stopped the run, which no entry fits
     for err in chosen:
         found = _signature_matches(err, index, trace.text) or _fuzzy_matches(err, index)
         found = found or _frame_matches(err, index)
-        unexplained = unexplained or (not found and _stopped_the_run(err))
+        if not found and _stopped_the_run(err):
+            unexplained.append(err)
         if found and foreign is None:
             foreign = from_another_framework(trace.as_pasted)
         if foreign:
@@ -345,6 +346,8 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     )
     for m in _symptom_matches(trace, index, has_exception):
         keep(m)
+    for m in _stated_by_a_check(unexplained, trace, index):
+        keep(m)
     for m in _finding_matches(trace.text, index):
         keep(m)
     # at equal scores, a wording that also fits the failing line (a `code` condition) or the rest
@@ -358,6 +361,27 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         ),
     )
     return Diagnosis(trace, tuple(ranked))
+
+
+def _stated_by_a_check(errors: list[Error], trace: Trace, index: Index) -> list[Match]:
+    """The training behaviour that a program's own check stopped the run for, in its exception's
+    words: detectron2's `FloatingPointError: Loss became infinite or NaN at iteration=N!`, a
+    script's `AssertionError: Loss is NaN or infinite at epoch 0`. No entry knows the program's
+    wording, but it states a symptom as a user's sentence would, so its message is read as one:
+    the symptom entries its words name or describe, with the failing line as the place. Only
+    the messages of exceptions that stopped the run unexplained: a known error's words are that
+    error's, and a paste's other text is no statement of the check's."""
+    if not errors:
+        return []
+    said = "\n".join(err.message for err in errors)[:_MAX_SENTENCE]
+    sentence = normalise(said, index.vocabulary)
+    ids = named_entries(sentence, index) | described_symptoms(sentence, index)
+    ids -= _only_denied(said, ids, index)
+    symptoms = [index.by_id[i] for i in ids if index.by_id[i].kind == "symptom"]
+    if not symptoms or another_program(trace.as_pasted[:_MAX_SENTENCE], behaviour=True):
+        return []
+    err = errors[-1]
+    return _narrower_first([Match(entry, _PHRASE_SCORE, err, "phrase") for entry in symptoms])
 
 
 def _stopped_the_run(err: Error) -> bool:
