@@ -354,7 +354,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
     # a cross_entropy line, is the target
     ranked = sorted(
-        _warnings_last(best.values(), unexplained),
+        _warnings_last(best.values(), bool(unexplained)),
         key=lambda m: (
             -m.score,
             not (m.signature is not None and (m.signature.code or m.signature.beside)),
