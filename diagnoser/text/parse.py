@@ -100,6 +100,16 @@ _IGNORED = compile_cached(
     r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
 )
 _WARNING = compile_cached(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
+# Apple's Metal frameworks abort the process with a line of their own, no Python exception: the
+# graph compiler's `loc("mps_add"("(mpsFileLoc): .../MPSGraphUtilities.mm":228:0)): error: input
+# types ... are not broadcast compatible` (its "error:" may wrap to the next line) followed by
+# `LLVM ERROR: Failed to infer result type(s).`, and MPS's `.../MPSNDArray.mm:850: failed
+# assertion `[MPSNDArray initWithDevice:descriptor:] Error: total bytes of NDArray > 2**32'`.
+_METAL_ABORT = compile_cached(
+    r"(?P<msg>loc\((?:[^\n]{0,400}?)\(mpsFileLoc\):[^\n]{0,400}?\)\):(?:[^\S\n]*error:[^\n]{1,300})?"
+    r"|\S{0,300}\.mm:\d+: failed assertion [^\n]{1,400}"
+    r"|LLVM ERROR: [^\n]{1,300})"
+)
 _CPP_THROW = compile_cached(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
 _CPP_WHAT = compile_cached(r"^\s*what\(\):\s+(?P<msg>.*)$")
 # One line per failing GPU thread: from a CUDA source file, or `unknown:0: unknown:` from a kernel
@@ -367,6 +377,15 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _WORKER_SIGNAL.match(line)
     if m:
         return [Error(None, m.group("msg").strip())], i + 1
+    metal = "mpsFileLoc" in line or "failed assertion" in line or "LLVM ERROR: " in line
+    m = _METAL_ABORT.search(line) if metal else None
+    if m:
+        message, j = m.group("msg").strip(), i + 1
+        if message.endswith(")):") and j < len(lines) and "error:" in lines[j]:
+            message, j = f"{message} {lines[j].strip()}", j + 1
+        if message.startswith("loc(") and j < len(lines) and lines[j].startswith("LLVM ERROR: "):
+            message, j = f"{message}\n{lines[j].strip()}", j + 1  # the abort that follows it
+        return [Error(None, message)], j
     m = _THC_CHECK.search(line) if "THCudaCheck" in line else None
     if m:
         return [Error(None, m.group().strip())], i + 1
