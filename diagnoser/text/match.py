@@ -581,8 +581,7 @@ def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
     )
 
 
-_WORDS = compile_cached(r"(?<![<\w])[a-z]{4,}(?![>\w])")
-_WORDS3 = compile_cached(r"(?<![<\w])[a-z]{3,}(?![>\w])")  # see _a_word_replaced
+_WORDS = compile_cached(r"(?<![<\w])[a-z]{3,}(?![>\w])")
 
 
 def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
@@ -599,9 +598,11 @@ def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
             for w in words
         )
 
-    # the message's own words counted from three letters: the word that replaced one of the
-    # example's may be an acronym ("GPU is not available" is not "Numpy is not available")
-    ours, theirs = _WORDS3.findall(masked), _WORDS.findall(ex.masked)
+    # the example's words from four letters, the message's from three: the word that replaced
+    # one of the example's may be an acronym ("GPU is not available" is not "Numpy is not
+    # available")
+    ours = _WORDS.findall(masked)
+    theirs = [w for w in _WORDS.findall(ex.masked) if len(w) > 3]
     return missing(theirs, squashed, ours) and missing(ours, ex.squashed, theirs)
 
 
