@@ -200,6 +200,11 @@ def test_symptoms_of_a_training_log(tmp_path: Path) -> None:
         ("nan-loss", "symptom", [0])
     ]
     assert data["first_failure"] is None
+    # a group read from the log has no line: the page names its file alone, never "file:None"
+    assert data["groups"][0]["first"]["line"] is None
+    page = cli("triage", "--format", "html", str(tmp_path))
+    assert page.returncode == 0 and "rank0.log" in page.stdout, page.stderr
+    assert "None" not in page.stdout
 
 
 def test_metrics_named_like_errors_are_no_errors(tmp_path: Path) -> None:
