@@ -70,6 +70,35 @@ def test_a_near_miss_is_not_claimed_by_resemblance(name: str, index: Index) -> N
     assert diagnose(proc.stderr, index).matches == (), proc.stderr.splitlines()[-1]
 
 
+def test_a_word_in_an_examples_device_slot_is_another_error(index: Index) -> None:
+    """torch raises "PyTorch was compiled without NumPy support" (tensor_numpy.cpp, in the
+    source tier's index of its releases) where cuda-not-compiled's example says "without CUDA
+    support", masked to a device: every word of the example is there, yet NumPy is no device.
+    Declined and located, never answered cuda-not-compiled by resemblance."""
+    message = "RuntimeError: PyTorch was compiled without NumPy support"
+    found = diagnose(message, index)
+    assert found.matches == ()
+    assert found.source is not None
+    assert any(site.file.endswith("tensor_numpy.cpp") for site in found.source.sites)
+    # the device it names still reads as the family
+    cuda = diagnose(message.replace("NumPy", "CUDA"), index).best
+    assert cuda is not None and cuda.entry.id == "cuda-not-compiled"
+
+
+def test_a_gradient_asked_of_a_tensor_that_needs_none(index: Index) -> None:
+    """loss.backward(inputs=[x]) with an x that does not require grad: torch 2.x words it as a
+    retain_grad failure, which is no-grad-fn's cause all the same."""
+    code = (
+        "import torch\n"
+        "x, w = torch.ones(2), torch.ones(2, requires_grad=True)\n"
+        "(w * x).sum().backward(inputs=[x])\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "requires_grad=False" in proc.stderr, proc.stderr[-500:]
+    best = diagnose(proc.stderr, index).best
+    assert best is not None and best.entry.id == "no-grad-fn" and best.method == "signature"
+
+
 # Real messages (kb examples, printed by torch) as users retype them from a screenshot.
 RETYPED = {
     "merged-words": (

@@ -27,7 +27,12 @@ _MASKS: list[tuple[str, re.Pattern[str]]] = [
             r"torch\.Size\(\[[\d,\s]*\]\)|\[\s*-?\d+(?:\s*,\s*-?\d+)*\s*\]|\b\d+(?:\s*x\s*\d+)+\b"
         ),
     ),
-    ("<DEVICE>", compile_cached(r"\b(?:cuda|cpu|meta|mps|xpu)(?::\d+)?\b", re.IGNORECASE)),
+    # accelerators other than CUDA raise the same errors in its words: Ascend's npu (torch_npu),
+    # Gaudi's hpu, XLA's TPUs, Meta's MTIA
+    (
+        "<DEVICE>",
+        compile_cached(r"\b(?:cuda|cpu|meta|mps|xpu|npu|hpu|xla|mtia)(?::\d+)?\b", re.IGNORECASE),
+    ),
     (
         "<DTYPE>",
         compile_cached(

@@ -603,7 +603,26 @@ def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
     # available")
     ours = _WORDS.findall(masked)
     theirs = [w for w in _WORDS.findall(ex.masked) if len(w) > 3]
-    return missing(theirs, squashed, ours) and missing(ours, ex.squashed, theirs)
+    return (missing(theirs, squashed, ours) and missing(ours, ex.squashed, theirs)) or (
+        _slot_refilled(masked, ex.masked)
+    )
+
+
+def _slot_refilled(masked: str, example: str) -> bool:
+    """Where the example names a device or a dtype, the message has a plain word between the
+    same two words: "PyTorch was compiled without NumPy support" is not "... without CUDA
+    support" (its <device>), though every word of the example is still there."""
+    if "<device>" not in example and "<dtype>" not in example:
+        return False
+    theirs, ours = example.split(), masked.split()
+    slots = {
+        (theirs[i - 1], theirs[i + 1])
+        for i in range(1, len(theirs) - 1)
+        if theirs[i] in ("<device>", "<dtype>")
+    }
+    return any(
+        (ours[j - 1], ours[j + 1]) in slots and ours[j].isalpha() for j in range(1, len(ours) - 1)
+    )
 
 
 @dataclass(frozen=True)
