@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from diagnoser.knowledge.index import Index, reproductions_dir
+from diagnoser.speak.explain import explanation
 from diagnoser.text.cleanup import decode
 from diagnoser.text.match import diagnose
 from diagnoser.text.parse import Frame, parse
@@ -412,11 +413,41 @@ def test_a_traceback_cut_off_before_its_last_line(family: str, index: Index) -> 
     assert best.error is not None and best.error.where == _where(clean)
 
 
+_CUDA_REPORT = (
+    "RuntimeError: CUDA error: device-side assert triggered\n"
+    "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+    "stacktrace below might be incorrect.\n"
+    "For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
+)
+
+
+def _on_the_gpu(family: str, assertion: str) -> str:
+    """The family's real CPU traceback as the GPU prints it: the kernel's assertion once per
+    thread above, the CUDA report in place of the CPU's message."""
+    clean = _clean(family)
+    root = parse(clean).root
+    assert root is not None and root.exc_type
+    asserts = "\n".join(assertion.format(t=t) for t in range(4))
+    return asserts + "\n" + clean.replace(f"{root.exc_type}: {root.message}", _CUDA_REPORT)
+
+
+def test_the_loss_kernels_label_check_is_a_device_side_assert(index: Index) -> None:
+    """nll_loss's kernel check `t >= 0 && t < n_classes` is filed by families.yaml under
+    cuda-device-side-assert: that entry answers, and its explanation is the labels' (what
+    target-out-of-bounds says of the same mistake on the CPU)."""
+    text = _on_the_gpu(
+        "target-out-of-bounds",
+        "/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: nll_loss_forward_reduce_cuda_kernel_2d: "
+        "block: [0,0,0], thread: [{t},0,0] Assertion `t >= 0 && t < n_classes` failed.",
+    )
+    best = diagnose(text, index).best
+    assert best is not None and best.entry.id == "cuda-device-side-assert"
+    said = explanation(best, "en") or ""
+    assert "target.min()" in said and "ignore_index" in said
+
+
 KERNEL_ASSERTS = {
     # family: the assertion CUDA prints (from the entry's own examples) for the CPU mistake
-    "target-out-of-bounds": "/pytorch/aten/src/ATen/native/cuda/Loss.cu:250: "
-    "nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [{t},0,0] "
-    "Assertion `t >= 0 && t < n_classes` failed.",
     "embedding-index-out-of-range": "/pytorch/aten/src/ATen/native/cuda/Indexing.cu:1290: "
     "indexSelectLargeIndex: block: [{t},0,0], thread: [64,0,0] "
     "Assertion `srcIndex < srcSelectDimSize` failed.",
@@ -429,16 +460,6 @@ def test_cuda_kernel_assertions_name_the_family_behind_a_device_side_assert(
 ) -> None:
     """On a GPU the same mistake prints assertion lines, then only "device-side assert
     triggered": the assertion decides the family; the generic entry comes after."""
-    clean = _clean(family)
-    root = parse(clean).root
-    assert root is not None and root.exc_type
-    asserts = "\n".join(KERNEL_ASSERTS[family].format(t=t) for t in range(4))
-    cuda_message = (
-        "RuntimeError: CUDA error: device-side assert triggered\n"
-        "CUDA kernel errors might be asynchronously reported at some other API call, so the "
-        "stacktrace below might be incorrect.\n"
-        "For debugging consider passing CUDA_LAUNCH_BLOCKING=1"
-    )
-    text = asserts + "\n" + clean.replace(f"{root.exc_type}: {root.message}", cuda_message)
+    text = _on_the_gpu(family, KERNEL_ASSERTS[family])
     ids = [m.entry.id for m in diagnose(text, index).matches]
     assert ids[:2] == [family, "cuda-device-side-assert"]
