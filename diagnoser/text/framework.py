@@ -128,6 +128,14 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
     # "[ONNXRuntimeError] : 2 : INVALID_ARGUMENT"): a model exported from PyTorch names torch too
     (("onnxruntime",), r"(?i)\bonnxruntime(?:::|[/\\.]capi\b)|\[ONNXRuntimeError\]"),
     (
+        # llama.cpp's ggml and the programs built on it (Ollama, LM Studio): C++ and Go, which
+        # print the CUDA and ROCm runtime's words ("ROCm error: invalid device function",
+        # "no kernel image is available") from their own kernels
+        ("ggml", "ollama", "llama.cpp", "llama_", "llama runner"),
+        r"(?i)\bggml(?:[_-]\w|\b)|\bollama\b|\bllama\.cpp\b|\bllama_(?:model|new_context|init)\w*"
+        r"|\bllama runner\b",
+    ),
+    (
         # MXNet's APIs and its GPU allocator ("pooled_storage_manager.h:107: cudaMalloc failed")
         # MXNet named in prose ("using native mxnet-mkl", "with gluon code") and its Module's
         # Speedometer ("Epoch[0] Batch [128]  Speed: 5276.20 samples/sec  accuracy=0.11",
