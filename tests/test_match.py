@@ -99,6 +99,31 @@ def test_a_gradient_asked_of_a_tensor_that_needs_none(index: Index) -> None:
     assert best is not None and best.entry.id == "no-grad-fn" and best.method == "signature"
 
 
+def test_a_bare_exception_is_named_by_its_frames_only_where_torch_raised_it(
+    index: Index, tmp_path: Path
+) -> None:
+    """torch 1.6-1.11 raised NotImplementedError with no message from nn.Module's
+    `_forward_unimplemented`: its frame names module-missing-forward (the post above). The same
+    bare exception raised by the user's own abstract method names nothing."""
+    script = tmp_path / "model.py"
+    script.write_text(
+        "import torch\n"
+        "class Encoder(torch.nn.Module):\n"
+        "    def encode(self, x):\n"
+        "        raise NotImplementedError\n"
+        "Encoder().encode(torch.ones(1))\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run([sys.executable, script], capture_output=True, text=True)
+    assert proc.stderr.rstrip().endswith("\nNotImplementedError"), proc.stderr[-500:]
+    assert diagnose(proc.stderr, index).matches == ()
+    torch_raised = proc.stderr.replace(str(script), "/usr/lib/python3/torch/nn/modules/module.py")
+    torch_raised = torch_raised.replace("in encode", "in _forward_unimplemented")
+    best = diagnose(torch_raised, index).best
+    assert best is not None and best.entry.id == "module-missing-forward"
+    assert best.method == "frames"
+
+
 # Real messages (kb examples, printed by torch) as users retype them from a screenshot.
 RETYPED = {
     "merged-words": (

@@ -179,6 +179,7 @@ class Signature:
 class FrameSignature:
     calls: tuple[str, ...]
     source: str | None = None
+    raised: str | None = None  # the class of a bare exception these frames name (schema.py)
 
     @cached_property
     def call_patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -366,7 +367,10 @@ class Index:
             e["kind"],
             e["group"],
             e["signatures"],
-            tuple(FrameSignature(tuple(calls), source) for calls, source in e["frames"]),
+            tuple(
+                FrameSignature(tuple(calls), source, raised)
+                for calls, source, raised in e["frames"]
+            ),
             e["symptoms"],
             self._store,
             e["position"],
@@ -699,7 +703,9 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                     ]
                     for s in e["signatures"]
                 ],
-                "frames": [[f["calls"], f["source"]] for f in e.get("frames") or ()],
+                "frames": [
+                    [f["calls"], f["source"], f.get("raised")] for f in e.get("frames") or ()
+                ],
                 "symptoms": symptoms
                 and {
                     "patterns": symptoms["patterns"],

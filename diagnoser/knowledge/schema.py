@@ -120,10 +120,14 @@ class FrameSignature(Strict):
     """A traceback cut off before its message still shows where it was. `calls` are frames that
     must all appear in it, outermost first: `path/suffix.py:function` with the file a path suffix
     (`/` also matches `\\`) and the function a regular expression. With `source`, the last call
-    must be the innermost frame and its source line must match it (a `raise TypeError(...)`)."""
+    must be the innermost frame and its source line must match it (a `raise TypeError(...)`).
+    With `raised`, an exception of that class raised with no message is recognised by the same
+    frames: its frames say what it does not (torch 1.x's bare NotImplementedError from
+    `_forward_unimplemented`)."""
 
     calls: list[NonEmpty] = Field(min_length=1)
     source: NonEmpty | None = None
+    raised: NonEmpty | None = None
 
     @field_validator("calls")
     @classmethod

@@ -128,6 +128,11 @@ UI: dict[str, dict[str, str]] = {
         "its traceback)",
         "zh": "（贴的内容在报错信息之前就断了；这是根据 traceback 里经过的库函数判断的）",
     },
+    "frames_bare": {
+        "en": "(the exception carries no message; recognised from the library calls in its "
+        "traceback)",
+        "zh": "（这个异常没有附带任何信息；这是根据 traceback 里经过的库函数判断的）",
+    },
     "messages": {"en": "Known messages", "zh": "已知的报错信息"},
     "messages_count": {
         "en": "{count} known messages; the first {shown}:",

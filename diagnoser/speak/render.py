@@ -69,8 +69,10 @@ def _echoed(m: Match) -> str:
         if hit:
             start = err.message.rfind("\n", 0, hit.start()) + 1
             return err.message[start:].split("\n", 1)[0]
-    words = next((ln for ln in err.message.split("\n") if ln.strip(" =-")), "")
-    return f"{err.exc_type}: {words.strip()}" if err.exc_type else words
+    words = next((ln for ln in err.message.split("\n") if ln.strip(" =-")), "").strip()
+    if err.exc_type:  # a bare `raise NotImplementedError` prints its class alone
+        return f"{err.exc_type}: {words}" if words else err.exc_type
+    return words
 
 
 def _wrapped_root(diagnosis: Diagnosis, m: Match) -> Error | None:
@@ -311,7 +313,9 @@ def to_text(
     entry = best.entry
     out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
     if best.method in ("fuzzy", "frames"):
-        out += [s.dim(line) for line in wrap(t(best.method, lang), width)]
+        bare = best.method == "frames" and best.error is not None and best.error.exc_type
+        note = t("frames_bare" if bare else best.method, lang)
+        out += [s.dim(line) for line in wrap(note, width)]
     out += ["", s.heading(t("what", lang))]
     if best.error:
         out += _lines(_echoed(best), width, "  ", "    ")

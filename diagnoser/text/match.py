@@ -536,15 +536,21 @@ def _close_examples(masked: str, squashed: str, examples: _IndexedExamples) -> d
 
 
 def _frame_matches(err: Error, index: Index) -> list[Match]:
-    """Only for a traceback whose exception line is missing: a message, when there is one, says
-    more than the frames it passed through."""
-    if err.exc_type is not None or not err.frames:
+    """Only for a traceback whose exception line is missing, or whose exception says nothing
+    (a bare `raise NotImplementedError`, for the signatures that name its class): a message,
+    when there is one, says more than the frames it passed through."""
+    if not err.frames:
+        return []
+    bare = err.exc_type.rsplit(".", 1)[-1] if err.exc_type else None
+    if bare is not None and err.message.strip():
         return []
     paths = [(f.filename.replace("\\", "/"), f) for f in err.frames]
     return [
         Match(entry, _FRAME_SCORE, err, "frames")
         for entry in index.framed_entries
-        if any(_calls_in(sig, paths) for sig in entry.frames)
+        if any(
+            (bare is None or sig.raised == bare) and _calls_in(sig, paths) for sig in entry.frames
+        )
     ]
 
 
