@@ -50,7 +50,9 @@ class MatchReport(TypedDict):
     kind: str  # "error" or "symptom"
     group: str
     title: str  # in the report's language
-    method: str  # "signature", "fuzzy" (a wording no signature knows), "log" or "phrase"
+    # "signature", "fuzzy" (a wording no signature knows), "frames" (a message cut off or never
+    # given), "log", "phrase", "guess" (a symptom the text only asks about) or "finding"
+    method: str
     message: str | None  # the error the entry explains ("Type: message"); None for a symptom
     values: dict[str, str]  # what the signature captured (shapes, dtypes...) or the log showed
     explanation: str | None  # those values in a sentence, in the report's language

@@ -229,7 +229,7 @@ class Match:
     entry: Entry
     score: int
     error: Error | None  # None for a symptom, which has no exception
-    method: str  # "signature" | "fuzzy" | "frames" | "log" | "phrase" | "finding"
+    method: str  # "signature" | "fuzzy" | "frames" | "log" | "phrase" | "guess" | "finding"
     signature: Signature | None = None
     values: dict[str, str] = field(default_factory=dict)
 
