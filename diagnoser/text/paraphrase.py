@@ -130,8 +130,20 @@ _ERROR_CUES = (
 _EN_ERROR_CUE = compile_cached(r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?)\b")
 _EN_MAX_LENGTH = 200
 # A post's title and a short body, each line a description of its own: "Checkpoint loading error"
-# above "... failed to load. Error parameters did not match." Longer English is a log or code.
+# above "... failed to load. Error parameters did not match." Longer English is a log or code,
+# but for its lines of prose that tell an error ("I keep getting this error, the matrices are the
+# wrong sizes and i can't multiply them."): words and spaces, hardly any code or log characters.
 _EN_MAX_LINES = 4
+# An error reported, not any "error" ("the same model calculates different errors" is a metric).
+_PROSE_LINE = compile_cached(r"[a-z][a-z'’,;!?. -]{38,198}")
+_MIN_PROSE_WORDS = 8
+_ERROR_REPORTED = compile_cached(
+    r"\b(?:get|gets|getting|got|throws?|threw|thrown|raises?|raised|gives?|gave|giving|hits?|"
+    r"hitting|encounter(?:s|ed|ing)?|(?:run|runs|ran|running) into|see|seeing|saw)"
+    r"(?: [a-z']+){0,3}? (?:errors?|exceptions?)\b"
+    r"|\b(?:errors?|exceptions?) (?:occurs?|occurred|happens?|happened|appears?|appeared|"
+    r"(?:is|was) (?:raised|thrown))\b"
+)
 _MIN_CONCEPTS = 2
 _CHINESE = compile_cached(r"[\u4e00-\u9fff]")
 
@@ -193,8 +205,9 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
     """Entry id -> the concepts its phrases that the sentence retells name together, for the
     entries with such a phrase; empty when the sentence is not retelling an error."""
     uncued = False  # Chinese with no word of an error (read with more care, below)
+    strict = False  # an English post's lines name two concepts by chance more often (below)
     if _CHINESE.search(sentence) is None:
-        text = _english_description(sentence)
+        text, strict = _english_description(sentence)
     else:
         # The retelling is the Chinese the user wrote: a line with no Chinese in it is a log, a
         # traceback or code, whose column names ("cls  targets  img_size") say no error.
@@ -220,27 +233,35 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
             for e, found in covered.items()
             if len(found) > _MIN_CONCEPTS and "mismatch" in found
         }
-    elif "\n" in text and _CHINESE.search(text) is None:
+    elif strict:
         # an English title and body say more words, and name two concepts by chance more often
         # ("all buffers must be on the same device error", tinygrad's own check): one concept more
         covered = {e: found for e, found in covered.items() if len(found) > _MIN_CONCEPTS}
     return covered
 
 
-def _english_description(sentence: str) -> str:
+def _english_description(sentence: str) -> tuple[str, bool]:
     """The sentence compacted when it is one short line, or a post's title, a blank line and a
-    short body, of which a line says it is about an error, else "": the title may say only "Error
-    when loading pretrained weights" and the body what did not match. Other English over several
-    lines is a log or code ("epoch 3 ...\nerror count 0"), whose words name concepts by chance."""
+    short body, of which a line says it is about an error: the title may say only "Error when
+    loading pretrained weights" and the body what did not match. Other English over several lines
+    is a log or code ("epoch 3 ...\nerror count 0"), whose words name concepts by chance: of it,
+    only the lines of prose that report an error. With whether the text is more than
+    one line (its concepts are then read with more care), or ("", False)."""
     raw = sentence.strip().splitlines()
-    if len(raw) > 1 and raw[1].strip():
-        return ""  # no title above a blank line: a log's lines
     lines = [line.strip() for line in raw if line.strip()]
-    if len(lines) > _EN_MAX_LINES or any(len(line) > _EN_MAX_LENGTH for line in lines):
-        return ""
-    if not any(_EN_ERROR_CUE.search(line) for line in lines):
-        return ""
-    return "\n".join(map(compact, lines))
+    titled = not (len(raw) > 1 and raw[1].strip())  # else no title above a blank line: a log's
+    if titled and len(lines) <= _EN_MAX_LINES and all(len(ln) <= _EN_MAX_LENGTH for ln in lines):
+        if not any(_EN_ERROR_CUE.search(line) for line in lines):
+            return "", False
+        return "\n".join(map(compact, lines)), len(lines) > 1
+    told = [
+        compact(line)
+        for line in lines
+        if _PROSE_LINE.fullmatch(line)
+        and len(line.split()) >= _MIN_PROSE_WORDS
+        and _ERROR_REPORTED.search(line)
+    ]
+    return "\n".join(told), True
 
 
 def concepts(text: str) -> frozenset[str]:

@@ -107,7 +107,7 @@ _WARNING = compile_cached(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning):
 # assertion `[MPSNDArray initWithDevice:descriptor:] Error: total bytes of NDArray > 2**32'`.
 _METAL_ABORT = compile_cached(
     r"(?P<msg>loc\((?:[^\n]{0,400}?)\(mpsFileLoc\):[^\n]{0,400}?\)\):(?:[^\S\n]*error:[^\n]{1,300})?"
-    r"|\S{0,300}\.mm:\d+: failed assertion [^\n]{1,400}"
+    r"|(?<![^\s\]|])\S{0,300}\.mm:\d+: failed assertion [^\n]{1,400}"
     r"|LLVM ERROR: [^\n]{1,300})"
 )
 _CPP_THROW = compile_cached(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
