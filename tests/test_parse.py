@@ -219,6 +219,23 @@ def test_a_class_printed_without_a_message_is_not_taken_for_a_cut() -> None:
     assert parse(text).errors[-1].exc_type == "KeyboardInterrupt"
 
 
+def test_a_traceback_quoted_in_a_sentence_is_read_from_its_first_frame(tmp_path: Path) -> None:
+    """A forum post quotes the traceback inside its sentence, the header left out: 'The console
+    feed me back "File "...", line 201, in _forward_unimplemented' ... 'NotImplementedError"'."""
+    script = tmp_path / "layer.py"
+    script.write_text("def forward():\n    raise NotImplementedError\n\nforward()\n")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
+    frames = run.stderr.strip().split("\n")[1:]  # Python's own lines, without the header
+    for opened in (' "', ": "):
+        text = f"when I train, the console feed me back{opened}" + "\n".join(frames)
+        text += '"\nHow can I solve it?' if opened == ' "' else ""
+        err = parse(text).errors[-1]
+        assert (err.exc_type, err.message) == ("NotImplementedError", ""), text
+        assert [f.name for f in err.frames] == ["<module>", "forward"]
+    # two processes' output run together is no quotation: left for the message reader
+    assert len(parse("RuntimeError  " + "\n".join(frames)).errors[0].frames) == 1
+
+
 def test_argparse_and_thc_check_lines_are_errors() -> None:
     errors = parse(
         "train.py: error: unrecognized arguments: --local-rank=0\n"

@@ -77,6 +77,9 @@ _RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>(?:.*\S)?)\s*$")
 # A Markdown code fence around a paste: its ``` would end up in the message above it.
 _FENCE = compile_cached(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = compile_cached(r' (?=File "[^"]+", line \d+)')
+# A traceback quoted in a sentence: 'The console feed me back "File "C:\...\module.py", line 201,
+# in _forward_unimplemented' and the frames go on below. The frame ends the sentence's line.
+_FRAME_AT_END = compile_cached(r'File "[^"\n]+", line \d+, in \S+[ \t]*')
 # Chinese characters, CJK and full-width punctuation: a paste without any is left as it is.
 _CJK = compile_cached(r"[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e]")
 # An exception's class (ASCII: \w would run on into the Chinese before it; capitalised, ending as
@@ -136,7 +139,10 @@ def normalise(text: str) -> str:
     ):
         text = _after_a_chinese_lead(text)
     lines = _rich_boxes(text.split("\n"))
-    return "\n".join(_by_process(_unflatten(line[:MAX_LINE]) for line in lines))
+    lines = _by_process(_unflatten(line[:MAX_LINE]) for line in lines)
+    if 'File "' in text:
+        lines = list(map(_quoted_frame, lines))
+    return "\n".join(lines)
 
 
 def _after_a_chinese_lead(text: str) -> str:
@@ -245,6 +251,18 @@ def _loads_ok(literal: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _quoted_frame(line: str) -> str:
+    """A frame quoted at the end of a sentence's line (above) on a line of its own, without the
+    quote that opened it; what a process prefix began is left to _by_process, which ran before."""
+    at = line.rfind('File "')
+    if at <= 0 or not _FRAME_AT_END.fullmatch(line, at):
+        return line
+    head = line[:at].rstrip(" \t")
+    if not head or head[-1] not in "\"'`:：":
+        return line  # not quoted: two processes' output run together ("RuntimeError  File ...")
+    return f"{head[:-1]}\n{line[at:]}"
 
 
 def _unflatten(line: str) -> str:

@@ -30,11 +30,12 @@ _FRAME = compile_cached(
 _EXC = compile_cached(
     rf"^\s*(?P<type>{_TYPE}(?:Error|Exception|Warning|Interrupt|Exit|Failure|Failed)"
     # any class in a dotted module path: torch._dynamo.exc.Unsupported
-    r"|(?-i:(?:[a-z_][a-z_\d]*\.){2,}[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*))?$",
+    r"|(?-i:(?:[a-z_][a-z_\d]*\.){2,}[A-Z]\w*)(?=:))(?::\s?(?P<msg>.*)|[\"'`])?$",
     re.I,
 )
-# Inside a traceback the exception line may carry any class name (`Unsupported: ...`).
-_EXC_IN_TRACEBACK = compile_cached(rf"^(?P<type>{_TYPE})(?::\s?(?P<msg>.*))?$")
+# Inside a traceback the exception line may carry any class name (`Unsupported: ...`). A bare
+# class may close the quotation a traceback was pasted in (`NotImplementedError"`).
+_EXC_IN_TRACEBACK = compile_cached(rf"^(?P<type>{_TYPE})(?::\s?(?P<msg>.*)|[\"'`])?$")
 _CHAIN = compile_cached(
     r"^\s*(The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:)"
@@ -474,6 +475,8 @@ def _read_traceback(
         exc = _EXC.match(lines[i]) or _EXC_IN_TRACEBACK.match(lines[i])
         if exc and frames and _cut_at_the_end(lines, i, exc):
             break  # `torch.distributed.elastic.multip`: the paste ends inside the exception line
+        if exc and exc.group("msg") is None and lines[i].rstrip()[-1:] in "\"'`":
+            return Error(exc.group("type"), "", tuple(frames)), i + 1  # the quotation closes
         if exc:
             message, i = _read_message(lines, i + 1, exc.group("msg") or "")
             return Error(exc.group("type"), message, tuple(frames)), i
