@@ -123,8 +123,12 @@ _KERNEL_ASSERT = compile_cached(
 _BARE_KERNEL_ASSERT = compile_cached(r"^\s*(?P<msg>Assertion `[^`\n]{1,300}` failed\.)\s*$")
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
 _PYTEST_FRAME = compile_cached(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
+# debugpy adds a note when it stops in another frame than the one that raised: "Exception has
+# occurred: KeyError       (note: full exception trace is shown but execution is paused at:
+# _run_module_as_main)".
 _VSCODE = compile_cached(
-    rf"^(?:Exception has occurred|发生异常|發生例外狀況): ?(?P<type>{_TYPE})\s*$"
+    rf"^(?:Exception has occurred|发生异常|發生例外狀況): ?(?P<type>{_TYPE})"
+    r"[ \t]*(?:\(note: [^()\n]{1,200}\)[ \t]*)?$"
 )
 # IPython / Jupyter / Colab
 _IPY_HEADER = compile_cached(rf"^(?P<type>{_TYPE})\s+Traceback \(most recent call last\)\s*$")
