@@ -99,6 +99,23 @@ def test_a_gradient_asked_of_a_tensor_that_needs_none(index: Index) -> None:
     assert best is not None and best.entry.id == "no-grad-fn" and best.method == "signature"
 
 
+@pytest.mark.parametrize("entry_id", ["no-grad-fn", "inplace-modified"])
+def test_a_message_cut_short_is_the_entry_whose_message_starts_so(
+    entry_id: str, index: Index
+) -> None:
+    """A post's title cuts the message: "RuntimeError: element 0 of tensors does not require
+    grad". Its start, cut at any word from the sixth on, with or without an ellipsis."""
+    line = run_reproduction(entry_id).stderr.strip().splitlines()[-1]
+    kind, message = line.split(": ", 1)
+    words = message.split()
+    for n in range(6, len(words) - 2):
+        for cut in (" ".join(words[:n]), " ".join(words[:n]) + "..."):
+            best = diagnose(f"{kind}: {cut}", index).best
+            assert best is not None and best.entry.id == entry_id, cut
+    # too short to say which, or the start of several entries' messages: nothing
+    assert diagnose(f"{kind}: {' '.join(words[:3])}", index).best is None
+
+
 def test_a_bare_exception_is_named_by_its_frames_only_where_torch_raised_it(
     index: Index, tmp_path: Path
 ) -> None:

@@ -95,3 +95,22 @@ def test_a_word_followed_by_a_number_is_a_log_column(index: Index) -> None:
     assert "cuda-oom" in named_entries("i encountered oom", index)
     assert named_entries("loss=6.220, oom=0, wall=4847", index) == set()
     assert named_entries("| loss 6.326 | oom 0 | wall 4634", index) == set()
+
+
+@pytest.mark.parametrize(
+    ("sentence", "named"),
+    [
+        ("dataloader worker killed", True),
+        ("the dataloader worker gets killed after some iterations", True),
+        ("my dataloader worker was killed again", True),
+        ("dataloader worker is being killed", True),
+        ("the dataloader worker is not killed", False),  # a negation is no small word
+        ("dataloader worker often killed", False),  # nor is any other word between
+    ],
+)
+def test_a_phrase_is_named_with_or_without_small_words_between(
+    sentence: str, named: bool, index: Index
+) -> None:
+    """Users put articles and auxiliaries between a phrase's words ("the worker gets killed"):
+    left out of both sides, the phrase "dataloader worker killed" is still said."""
+    assert ("dataloader-worker-killed" in named_entries(sentence, index)) is named

@@ -8,6 +8,7 @@ Below THRESHOLD nothing is reported: a wrong confident answer is worse than none
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import re
 from functools import cache
@@ -36,6 +37,12 @@ _TYPE_MISMATCH_PENALTY = 20
 # Fuzzy scores are capped below any signature hit, and need a close resemblance to count.
 _FUZZY_CAP = 85
 _FUZZY_MIN_SIMILARITY = 82
+# A message cut short (_cut_short_matches): its start must be this long and leave this much of
+# the example out; below any whole message that resembles an example.
+_CUT_MIN_LENGTH = 30
+_CUT_MIN_WORDS = 5
+_CUT_MIN_LEFT = 8
+_CUT_SCORE = 70
 # An error that is not the root (a wrapper, an earlier error in a long log) ranks a little lower.
 _NOT_ROOT_FACTOR = 0.9
 _MAX_ERRORS = 200
@@ -505,10 +512,31 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
             and not _a_word_replaced(masked, squashed, ex)
         ):
             similarity[e] = ratio
+    if not similarity:
+        return _cut_short_matches(err, masked, examples, index)
     return [
         Match(index.entry(e), round(s * _FUZZY_CAP / 100), err, "fuzzy")
         for e, s in sorted(similarity.items())
     ]
+
+
+def _cut_short_matches(
+    err: Error, masked: str, examples: _IndexedExamples, index: Index
+) -> list[Match]:
+    """A message cut short, by a post's title ("RuntimeError: element 0 of tensors does not
+    require grad") or an ellipsis: the start of one entry's examples, long enough to say which.
+    The whole message resembles none of them (the fuzzy stage compares whole messages)."""
+    head = masked.rstrip(" .…")
+    if len(head) < _CUT_MIN_LENGTH or head.count(" ") < _CUT_MIN_WORDS - 1:
+        return []
+    found = {
+        examples.entries[i]
+        for i in examples.starting_with(head)
+        if len(examples.masked[i]) >= len(head) + _CUT_MIN_LEFT
+    }
+    if len(found) != 1:
+        return []  # none, or the start of several entries' messages: it does not say which
+    return [Match(index.entry(found.pop()), _CUT_SCORE, err, "fuzzy")]
 
 
 def _error_codes(message: str) -> list[str]:
@@ -668,6 +696,18 @@ class _IndexedExamples:
         self._keys: list[list[str]] = columns["keys"]
         self._unless: list[list[bool]] = columns["unless"]
         self._codes: list[list[str]] = columns["codes"]
+        self._sorted: list[tuple[str, int]] | None = None  # (masked, position), for prefixes
+
+    def starting_with(self, head: str) -> list[int]:
+        """The positions of the examples whose masked message starts with `head`."""
+        if self._sorted is None:
+            self._sorted = sorted((m, i) for i, m in enumerate(self.masked))
+        at = bisect.bisect_left(self._sorted, (head, -1))
+        found = []
+        while at < len(self._sorted) and self._sorted[at][0].startswith(head):
+            found.append(self._sorted[at][1])
+            at += 1
+        return found
 
     def example(self, i: int) -> _Example:
         return _Example(

@@ -18,10 +18,24 @@ if TYPE_CHECKING:  # typing costs a start-up milliseconds
     from typing import Any
 
 
+# The small words English puts between a phrase's words ("the dataloader worker gets killed",
+# "the loss is nan"): left out of sentences and phrases alike where they are compared, so that a
+# phrase is said with or without them.
+_FILLERS = compile_cached(
+    r"(?<![^ \n])(?:is|are|was|were|be|been|being|gets?|got|getting|gotten|the|an?|my|our|your|"
+    r"its|their) (?=[a-z])"
+)
+
+
+def _unfilled(text: str) -> str:
+    return _FILLERS.sub("", text)
+
+
 def named_entries(sentence: str, index: Index) -> set[str]:
-    """The entries one of whose phrases the sentence contains, as whole words. The longer phrase
-    wins: "batch size mismatch" names batch-size-mismatch, not the "size mismatch" inside it."""
-    text = compact(sentence)
+    """The entries one of whose phrases the sentence contains, as whole words, small words aside
+    (above). The longer phrase wins: "batch size mismatch" names batch-size-mismatch, not the
+    "size mismatch" inside it."""
+    text = _unfilled(compact(sentence))
     automaton = _phraseautomaton(index)
     found: dict[str, set[str]] = {}
     # every occurrence of every phrase, overlapping ones too
@@ -53,7 +67,7 @@ def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
     by_phrase: dict[str, dict[str, None]] = {}  # a dict as an ordered set
     for e in index.entries:
         for p in e.phrases["en"] + e.phrases["zh"]:
-            by_phrase.setdefault(compact(fold(p)), {})[e.id] = None
+            by_phrase.setdefault(_unfilled(compact(fold(p))), {})[e.id] = None
     return [(phrase, list(ids)) for phrase, ids in by_phrase.items()]
 
 
