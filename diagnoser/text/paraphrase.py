@@ -90,7 +90,10 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "killed": ("被杀", "被kill", "kill", "killed", "意外退出", "exited unexpectedly"),
     "dataloader": ("dataloader", "数据加载"),
     "load": ("加载", "载入", "load", "loading", "loaded"),
-    "weights": ("权重", "state_dict", "checkpoint", "预训练", "模型参数", "weight", "pretrained"),
+    "weights": (
+        *("权重", "state_dict", "state dict", "statedict", "checkpoint", "预训练", "模型参数"),
+        *("weight", "pretrained"),
+    ),
     "keys": ("键", "key", "keys"),
     "missing": ("缺少", "缺失", "missing"),
     "label": ("标签", "target", "label"),
@@ -126,8 +129,13 @@ _ERROR_CUES = (
 )
 # An English description is a title-like line ("when loading weight, mismatch error occur"); the
 # cue is a whole word ("terror" says nothing); "issue" and "problem" are said of behaviours too
-# ("different batch size gives different loss, is it a problem?").
-_EN_ERROR_CUE = compile_cached(r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?)\b")
+# ("different batch size gives different loss, is it a problem?"). A step said to be impossible
+# is a failure too: "I am not able to load the model state dict because of missing keys".
+_EN_ERROR_CUE = compile_cached(
+    r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?)\b"
+    r"|\b(?:(?:am|is|are|was|were) not able|unable|can(?:no|'|’)t|could(?:n'|n’| no)t) to "
+    r"(?:load|run|train|start|resume|save|import)\b"
+)
 _EN_MAX_LENGTH = 200
 # A post's title and a short body, each line a description of its own: "Checkpoint loading error"
 # above "... failed to load. Error parameters did not match." Longer English is a log or code,
