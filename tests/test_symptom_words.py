@@ -12,6 +12,10 @@ from diagnoser.text.symptoms import normalise
 from .conftest import ENTRIES
 
 SAID = [
+    # a loss that stops falling, or asked why it cannot (PocketNet#3's title)
+    ("loss-not-decreasing", "the loss stops decreasing after epoch 5"),
+    ("loss-not-decreasing", "my loss stopped going down after 10 epochs"),
+    ("loss-not-decreasing", "Why can't my training loss decrease with ArcFace?"),
     ("slow-training-dataloader", "GPU using rate is very low"),
     ("slow-training-dataloader", "my gpu using rate is only 20%, how to speed up training"),
     ("loss-not-decreasing", "the loss values are stable, the model don't learn"),
@@ -636,6 +640,8 @@ def test_a_symptom_in_users_words(entry_id: str, sentence: str, index: Index) ->
 
 NOT_SAID = [
     "the loss is stable now, thanks",  # a fix that worked
+    # a validation loss that stops improving is early stopping's business, or overfitting's
+    "validation loss stops improving after 3 epochs",
     "training is stable with a lower learning rate",
     "my loss is 0.69 at the start",
     "loss 0.05 after 10 epochs, accuracy 98%",
