@@ -12,6 +12,10 @@ from diagnoser.text.symptoms import normalise
 from .conftest import ENTRIES
 
 SAID = [
+    # overfitting's gap said from the validation side, or of how the model does
+    ("overfitting", "the validation accuracy is much lower than training accuracy"),
+    ("overfitting", "model performs well on training data but badly on test data"),
+    ("overfitting", "验证集准确率比训练集低很多"),
     # a loss that stops falling, or asked why it cannot (PocketNet#3's title)
     ("loss-not-decreasing", "the loss stops decreasing after epoch 5"),
     ("loss-not-decreasing", "my loss stopped going down after 10 epochs"),
@@ -642,6 +646,8 @@ NOT_SAID = [
     "the loss is stable now, thanks",  # a fix that worked
     # a validation loss that stops improving is early stopping's business, or overfitting's
     "validation loss stops improving after 3 epochs",
+    # a validation loss below the training one is dropout at work, no gap of overfitting's
+    "the validation loss is much lower than the training loss",
     "training is stable with a lower learning rate",
     "my loss is 0.69 at the start",
     "loss 0.05 after 10 epochs, accuracy 98%",
