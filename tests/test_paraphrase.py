@@ -12,7 +12,8 @@ from diagnoser.text.paraphrase import LEXICON, concepts, paraphrased_entries
 RETOLD = {
     "报错说 mat1 和 mat2 的形状不能相乘": "shape-matmul",
     "运行的时候提示两个矩阵形状不能相乘": "shape-matmul",
-    "报错说张量不在同一个设备上，一个在 cuda:0 一个在 cpu": "device-mismatch",
+    # ("不在同一个设备上" is a phrase of its own, said word for word)
+    "报错说两个张量所在的设备不一样，一个在 cuda:0 一个在 cpu": "device-mismatch",
     "训练时报错，模型和输入数据的设备不一样": "device-mismatch",
     "报错说 DataLoader 的 worker 意外退出了": "dataloader-worker-killed",
     "报错说 DataLoader 的子进程被 kill 了": "dataloader-worker-killed",
@@ -47,6 +48,19 @@ RETOLD = {
     "with 1 class. I am not able to load the model state dict because of missing keys in the "
     "state dict. Need some help here thank you.": "state-dict-mismatch",
 }
+
+
+NAMED = {
+    # a device mismatch whatever the two things are; the checkpoint's keys said not to fit
+    "报错说输入和权重不在同一个设备上": "device-mismatch",
+    "加载模型时 key 对不上": "state-dict-mismatch",
+}
+
+
+@pytest.mark.parametrize("sentence", NAMED)
+def test_a_chinese_phrase_said_word_for_word_finds_its_entry(sentence: str, index: Index) -> None:
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == NAMED[sentence], diagnose(sentence, index)
 
 
 @pytest.mark.parametrize("sentence", RETOLD)
