@@ -30,6 +30,8 @@ RETOLD = {
     # https://github.com/parksunwoo/ocr_kor/issues/14 (English, one line, an error cue)
     "for evaluation, when loading weight, mismatch error occur": "state-dict-mismatch",
     # https://github.com/VinAIResearch/WaveDiff/issues/17
+    # a mismatch said is an error said: its concepts then say which
+    "size mismatch when loading pretrained weights": "state-dict-mismatch",
     "The model fails to load due to size mismatches between the checkpoint and the current "
     "model definition.": "state-dict-mismatch",
     # https://github.com/huggingface/peft/issues/568: a longer English post, whose one line of
@@ -54,11 +56,16 @@ NAMED = {
     # a device mismatch whatever the two things are; the checkpoint's keys said not to fit
     "报错说输入和权重不在同一个设备上": "device-mismatch",
     "加载模型时 key 对不上": "state-dict-mismatch",
+    # and the same in English users' words
+    "I run out of GPU memory after a few batches": "cuda-oom",
+    "the state dict keys don't match when loading the checkpoint": "state-dict-mismatch",
+    "torch.load fails with weights_only error": "weights-only-load",
+    "shared memory error in dataloader": "dataloader-shared-memory",
 }
 
 
 @pytest.mark.parametrize("sentence", NAMED)
-def test_a_chinese_phrase_said_word_for_word_finds_its_entry(sentence: str, index: Index) -> None:
+def test_a_phrase_said_word_for_word_finds_its_entry(sentence: str, index: Index) -> None:
     best = diagnose(sentence, index).best
     assert best is not None and best.entry.id == NAMED[sentence], diagnose(sentence, index)
 

@@ -132,7 +132,7 @@ _ERROR_CUES = (
 # ("different batch size gives different loss, is it a problem?"). A step said to be impossible
 # is a failure too: "I am not able to load the model state dict because of missing keys".
 _EN_ERROR_CUE = compile_cached(
-    r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?)\b"
+    r"\b(?:errors?|exceptions?|fail(?:s|ed|ure)?|mismatch(?:es|ed)?)\b"
     r"|\b(?:(?:am|is|are|was|were) not able|unable|can(?:no|'|’)t|could(?:n'|n’| no)t) to "
     r"(?:load|run|train|start|resume|save|import)\b"
 )
