@@ -56,6 +56,8 @@ NAMED = {
     # a device mismatch whatever the two things are; the checkpoint's keys said not to fit
     "报错说输入和权重不在同一个设备上": "device-mismatch",
     "加载模型时 key 对不上": "state-dict-mismatch",
+    "报错说找不到 GPU": "no-cuda-gpus",
+    "nccl 通信超时": "nccl-error",
     # and the same in English users' words
     "I run out of GPU memory after a few batches": "cuda-oom",
     "the state dict keys don't match when loading the checkpoint": "state-dict-mismatch",
