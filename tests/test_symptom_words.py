@@ -12,6 +12,10 @@ from diagnoser.text.symptoms import normalise
 from .conftest import ENTRIES
 
 SAID = [
+    # "froze" as well as "frozen", the verb in the present as well as the past
+    ("frozen-layers-trained", "I froze the backbone but its weights still change"),
+    # replicas, not only ranks, that end up apart
+    ("ddp-replicas-diverged", "the replicas on different GPUs end up with different weights"),
     # overfitting's gap said from the validation side, or of how the model does
     ("overfitting", "the validation accuracy is much lower than training accuracy"),
     ("overfitting", "model performs well on training data but badly on test data"),
@@ -646,6 +650,9 @@ NOT_SAID = [
     "the loss is stable now, thanks",  # a fix that worked
     # a validation loss that stops improving is early stopping's business, or overfitting's
     "validation loss stops improving after 3 epochs",
+    # a loss that changes is no weight of a frozen layer; GPUs of different models are hardware
+    "I froze the backbone and the loss still changes",
+    "my two GPUs have different models",
     # a validation loss below the training one is dropout at work, no gap of overfitting's
     "the validation loss is much lower than the training loss",
     "training is stable with a lower learning rate",
