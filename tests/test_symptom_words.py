@@ -12,6 +12,9 @@ from diagnoser.text.symptoms import normalise
 from .conftest import ENTRIES
 
 SAID = [
+    # the two modes compared, by their calls or in Chinese
+    ("train-eval-mismatch", "results differ between model.eval() and model.train()"),
+    ("train-eval-mismatch", "eval 模式下结果和 train 模式差很多"),
     # "froze" as well as "frozen", the verb in the present as well as the past
     ("frozen-layers-trained", "I froze the backbone but its weights still change"),
     # replicas, not only ranks, that end up apart
