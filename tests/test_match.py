@@ -424,6 +424,25 @@ def test_a_numbered_cuda_error_is_not_claimed_by_another_numbers_example(index: 
     assert best is not None and best.entry.id == "no-cuda-gpus" and best.method == "fuzzy"
 
 
+def test_an_example_with_another_number_its_signature_pins_is_not_that_entry(index: Index) -> None:
+    """transform-class-not-instance's signature pins "but 2 were given" (the image passed to a
+    transform class); Python <= 3.9's message for any other constructor reads the same with
+    another number. Masked, the two are alike; the fuzzy stage must not answer what the
+    signature refuses. The first is a real paste (easton-cau/SOTR#18, a detectron2 trainer)."""
+    other = "TypeError: __init__() takes 1 positional argument but 4 were given`"
+    assert diagnose(other, index).matches == ()
+    best = diagnose(
+        "TypeError: __init__() takes 1 positional argument but 2 were given", index
+    ).best
+    assert best is not None and best.entry.id == "transform-class-not-instance"
+    # a misspelt one with other numbers still resembles its example
+    retyped = (
+        "The size of tensor a (7) must mach the size of tensor b (5) at non-singleton dimension 2"
+    )
+    best = diagnose(retyped, index).best
+    assert best is not None and (best.entry.id, best.method) == ("broadcast-mismatch", "fuzzy")
+
+
 def test_the_notes_after_any_cuda_error_name_no_device_side_assert(index: Index) -> None:
     """torch appends these lines to every CUDA error; with the line naming the error cut off
     (bghira/SimpleTuner#1775, devset en-forum-066) they say nothing of which error it was."""

@@ -510,6 +510,11 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
             # resembles matches it too
             and all(ex_side or not side for side, ex_side in zip(unless[e], ex.unless, strict=True))
             and not _a_word_replaced(masked, squashed, ex)
+            and not (
+                ex.pinned
+                and ex.pinned == _numberless(err.message)
+                and not _pins_fit(index.entry(e), err)
+            )
         ):
             similarity[e] = ratio
     if not similarity:
@@ -600,6 +605,38 @@ def _calls_in(sig: FrameSignature, paths: list[tuple[str, Frame]]) -> bool:
     )
 
 
+def _pins_fit(entry: Entry, err: Error) -> bool:
+    """Some signature of the entry fits the message's text (whatever its class). Asked of a
+    message that is one of the entry's examples with other numbers, where a signature fits that
+    example: the signature pins a number the message does not have ("takes 1 positional argument
+    but 2 were given" is a transform class called on an image; "but 4 were given" is some other
+    constructor), so the resemblance is no evidence."""
+    texts = {err.message, err.message.replace("\n", ""), err.message.strip(_QUOTING)}
+    return any(
+        s.regex.search(t) and not (s.unless_regex and s.unless_regex.search(t))
+        for s in _by_text(entry)
+        for t in texts
+    )
+
+
+def _by_text(entry: Entry) -> list[Signature]:
+    """The signatures that recognise a message by its words alone: not those that need a
+    line of code as well, nor those known by the exception's class, whose pattern is empty."""
+    return [s for s in entry.signatures if not s.code and s.regex.pattern.strip("^$")]
+
+
+# what a post wraps a pasted message in (Markdown's backticks, quotes, a closing full stop)
+_QUOTING = " \t`'\".,;:"
+_DIGITS = compile_cached(r"\d+")
+
+
+def _numberless(message: str) -> str:
+    """The first line with its numbers blanked out, as written otherwise (not masked: a retyped
+    "dimension one" for "dimension 1" is another text here)."""
+    line = " ".join(message.split("\n", 1)[0].split()).strip(_QUOTING).lower()
+    return _DIGITS.sub("#", line)
+
+
 def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
     """The same quoted names and identifiers, allowing one letter misread in a long one (a
     screenshot's "'indlces'"): 'dict' and 'list' stay different errors."""
@@ -666,6 +703,7 @@ class _Example:
     keys: frozenset[str]
     unless: tuple[bool, ...]
     codes: list[str]
+    pinned: str  # _numberless(message) when one of its entry's signatures recognises it, else ""
 
 
 def _unless_side(entry: Entry, message: str) -> tuple[bool, ...]:
@@ -696,6 +734,7 @@ class _IndexedExamples:
         self._keys: list[list[str]] = columns["keys"]
         self._unless: list[list[bool]] = columns["unless"]
         self._codes: list[list[str]] = columns["codes"]
+        self._pinned: list[str] = columns["pinned"]
         self._sorted: list[tuple[str, int]] | None = None  # (masked, position), for prefixes
 
     def starting_with(self, head: str) -> list[int]:
@@ -716,6 +755,7 @@ class _IndexedExamples:
             frozenset(self._keys[i]),
             tuple(self._unless[i]),
             self._codes[i],
+            self._pinned[i],
         )
 
 
@@ -726,8 +766,8 @@ def _indexed_examples(index: Index) -> _IndexedExamples:
 
 def _mask_examples(index: Index) -> dict[str, list[Any]]:
     """Each error of each entry's examples in columns (_IndexedExamples), as plain data for
-    Index.derived to keep: its entry's position, masked and squashed message, key tokens and
-    `unless` sides."""
+    Index.derived to keep: its entry's position, masked and squashed message, key tokens,
+    `unless` sides, error codes and whether a signature recognises it."""
     from .mask import key_tokens, mask, squash
 
     columns: dict[str, list[Any]] = {
@@ -737,6 +777,7 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
         "keys": [],
         "unless": [],
         "codes": [],
+        "pinned": [],
     }
     for e, entry in enumerate(index.entries):
         unlesses = _unlesses(entry)
@@ -749,6 +790,8 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
                 columns["keys"].append(sorted(key_tokens(masked)))
                 columns["unless"].append(list(_side(unlesses, err.message)))
                 columns["codes"].append(_error_codes(err.message))
+                pins = any(s.regex.search(err.message) for s in _by_text(entry))
+                columns["pinned"].append(_numberless(err.message) if pins else "")
     return columns
 
 
