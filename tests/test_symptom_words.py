@@ -1085,6 +1085,22 @@ def test_asking_how_to_prevent_a_problem_still_names_it(index: Index) -> None:
     assert best is not None and best.entry.id == "overfitting"
 
 
+@pytest.mark.parametrize(
+    "code",
+    [
+        "for p in model.parameters():\n    if p.grad is None: continue\n    print(p.grad.norm())",
+        "if params.grad is not None:\n    grads.append(params.grad)",
+    ],
+)
+def test_a_test_for_none_in_code_is_no_report_of_none(code: str, index: Index) -> None:
+    """Code that skips a missing gradient says nothing of one; a sentence that does still names
+    gradient-none, an `if` clause of its own included."""
+    assert diagnose(f"I checked the gradients like this:\n{code}", index).best is None
+    for said in ("if I print p.grad after backward, it is None", "p.grad is None after backward"):
+        best = diagnose(said, index).best
+        assert best is not None and best.entry.id == "gradient-none", said
+
+
 # The same input evaluated again gives another answer, no training in between: dropout (or
 # another train-mode layer) still on at evaluation. vlfeat/matconvnet#512 (as posted; the answer
 # there was the network's test mode) and the same complaint as Chinese users write it; training

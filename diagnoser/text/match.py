@@ -102,6 +102,10 @@ _UNSAID = (
     # asked how ("如何避免过拟合") or failed ("无法避免", "没能防止")
     r"|(?<!如何)(?<!怎么)(?<!怎样)(?<![能法])(?:防止|避免|预防)[^\n。，；！？,.;!?]{0,12}"
     r"|用来(?:检测|发现|判断)[^\n。，；！？,.;!?]{0,12}"
+    # a test for None in code ("if params.grad is None: continue") is no report that anything is
+    # None; a sentence's own clause ("if I print p.grad, it is None") may be
+    r"|(?m:^[^\S\n]*(?:if|elif|while|assert)[^\S\n]+(?:not[^\S\n]+)?[\w.\[\]'\"()]{1,80}"
+    r"[^\S\n]+is[^\S\n]+(?:not[^\S\n]+)?none\b[^\n]{0,120})"
 )
 
 # The guess is the question's predicate: an auxiliary and its subject at the start of a sentence
