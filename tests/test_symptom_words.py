@@ -151,6 +151,11 @@ SAID = [
     ("slow-training-compute", "GPU 占满了，训练还是很慢"),
     ("slow-training-compute", "GPU 利用率很高，但是训练很慢"),
     ("slow-training-compute", "training is slow but GPU utilization is high"),
+    # the model's computation named as the bottleneck, the data said to flow
+    (
+        "slow-training-compute",
+        "find that it reads data smoothly, but training the model seems to be the bottleneck",
+    ),
     # "percent" spelt out
     (
         "slow-training-compute",
