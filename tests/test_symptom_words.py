@@ -1275,3 +1275,13 @@ def test_a_loss_high_only_at_times_oscillates(sentence: str, index: Index) -> No
 def test_a_loss_high_once_or_lower_sometimes_is_no_oscillation(sentence: str, index: Index) -> None:
     found = {m.entry.id for m in diagnose(sentence, index).matches}
     assert "loss-oscillates" not in found, found
+
+
+def test_a_batch_size_stated_as_the_setting_is_no_collapse(index: Index) -> None:
+    """batch-collapsed is a batch that became one sample; a batch size of 1 chosen for memory, or
+    the condition of another problem, is not it."""
+    for said in ("my batch size is 1 because of memory", "When batch size is 1, BatchNorm fails"):
+        best = diagnose(said, index).best
+        assert best is None or best.entry.id != "batch-collapsed", said
+    best = diagnose("the output batch size is always 1 after the mean", index).best
+    assert best is not None and best.entry.id == "batch-collapsed"
