@@ -341,6 +341,13 @@ def parse(text: str) -> Trace:
         # before them (a warning's own wording, a title that names the error, "CUDA error 700")
         # may be what names the problem, so the whole text is read too.
         errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE]))
+    elif all(e.kind == "warning" for e in errors):
+        # Only warnings were printed (a deprecation notice above a log cut before its error):
+        # the title that names the failure is read too ("dynamic_dim error - The following
+        # dimensions have been specialized and CANNOT be dynamic" above torch.export's
+        # "UserWarning: This function is deprecated"). Read as a warning, so that what it finds
+        # never outranks a symptom the log shows.
+        errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE], kind="warning"))
     return Trace(tuple(_dedupe(errors)), text, pasted)
 
 
