@@ -1285,3 +1285,20 @@ def test_a_batch_size_stated_as_the_setting_is_no_collapse(index: Index) -> None
         assert best is None or best.entry.id != "batch-collapsed", said
     best = diagnose("the output batch size is always 1 after the mean", index).best
     assert best is not None and best.entry.id == "batch-collapsed"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "开启amp进行混合精度训练没有加速",
+        "用了 fp16 显存没有减少",
+        "开了混合精度以后显存占用没有下降",
+    ],
+)
+def test_mixed_precision_without_its_gain_in_chinese(said: str, index: Index) -> None:
+    """混合精度 is mixed precision, not a 精度 (accuracy) that stopped improving; with no speed-up
+    or no memory saved, autocast did not apply. Memory halved but no speed-up is another story."""
+    found = [m.entry.id for m in diagnose(said, index).matches]
+    assert found == ["autocast-not-applied"], said
+    best = diagnose("混合精度训练显存下降了一半，但是速度没有提升", index).best
+    assert best is None or best.entry.id != "autocast-not-applied"
