@@ -1302,3 +1302,18 @@ def test_mixed_precision_without_its_gain_in_chinese(said: str, index: Index) ->
     assert found == ["autocast-not-applied"], said
     best = diagnose("混合精度训练显存下降了一半，但是速度没有提升", index).best
     assert best is None or best.entry.id != "autocast-not-applied"
+
+
+def test_runs_repeated_with_other_settings_or_read_per_epoch_are_no_irreproducibility(
+    index: Index,
+) -> None:
+    """Training repeated N times that differs is results-not-reproducible; repeated with other
+    settings each time, or a loss that differs from epoch to epoch, is not."""
+    for said in (
+        "I trained the model 3 times with different learning rates and got different results",
+        "I ran it 5 times and the loss is different each epoch",
+    ):
+        best = diagnose(said, index).best
+        assert best is None or best.entry.id != "results-not-reproducible", said
+    best = diagnose("when I train the model 3 or 5 times, I get different mAP", index).best
+    assert best is not None and best.entry.id == "results-not-reproducible"
