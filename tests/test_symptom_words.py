@@ -1317,3 +1317,23 @@ def test_runs_repeated_with_other_settings_or_read_per_epoch_are_no_irreproducib
         assert best is None or best.entry.id != "results-not-reproducible", said
     best = diagnose("when I train the model 3 or 5 times, I get different mAP", index).best
     assert best is not None and best.entry.id == "results-not-reproducible"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "the loss never fluctuates",
+        "the loss does not fluctuate at all",
+        "the loss doesn't oscillate",
+    ],
+)
+def test_a_loss_said_not_to_oscillate_is_no_oscillation(said: str, index: Index) -> None:
+    best = diagnose(said, index).best
+    assert best is None or best.entry.id != "loss-oscillates"
+
+
+def test_a_wavering_loss_oscillates(index: Index) -> None:
+    """jik876/hifi-gan#60, as written."""
+    said = "Validation loss is going down but training loss is wavering around."
+    best = diagnose(said, index).best
+    assert best is not None and best.entry.id == "loss-oscillates"
