@@ -1337,3 +1337,42 @@ def test_a_wavering_loss_oscillates(index: Index) -> None:
     said = "Validation loss is going down but training loss is wavering around."
     best = diagnose(said, index).best
     assert best is not None and best.entry.id == "loss-oscillates"
+
+
+@pytest.mark.parametrize(
+    ("family", "denied", "said"),
+    [
+        ("nan-loss", "the loss does not become nan", "the loss becomes nan after 3 epochs"),
+        ("nan-loss", "the loss never goes to nan", "the loss goes to nan after 3 epochs"),
+        ("gradient-explosion", "gradients do not explode", "the gradients explode"),
+        ("vanishing-gradient", "the gradients explode, they do not vanish", "gradients vanish"),
+        ("loss-not-decreasing", "the loss isn't stuck", "the loss is stuck at 2.3"),
+    ],
+)
+def test_a_symptom_denied_by_its_own_verb_is_not_said(
+    family: str, denied: str, said: str, index: Index
+) -> None:
+    """A verb that is itself the problem, negated after its subject, denies it; the verbs whose
+    negation is the complaint ("does not decrease") are kept apart (test below)."""
+    assert family not in [m.entry.id for m in diagnose(denied, index).matches], denied
+    best = diagnose(said, index).best
+    assert best is not None and best.entry.id == family, said
+
+
+@pytest.mark.parametrize(
+    ("family", "said"),
+    [
+        ("loss-not-decreasing", "the loss does not decrease"),
+        ("loss-not-decreasing", "the loss does not go down"),
+        (
+            "frozen-layers-trained",  # neuralmagic/sparseml#965
+            "When TrainableParamsModifier is used to freeze params, the parameters are not frozen"
+            " and optimizer is updating them.",
+        ),
+    ],
+)
+def test_a_negation_that_is_the_complaint_still_names_it(
+    family: str, said: str, index: Index
+) -> None:
+    best = diagnose(said, index).best
+    assert best is not None and best.entry.id == family, said

@@ -175,10 +175,17 @@ _DENIED_AFTER = (
     r"|(?:don|doesn|didn|hasn|haven|hadn|wouldn|won)[’']?t|never)"
     r"(?:[^\S\n]+(?:really|actually|even|ever|seem[^\S\n]+to|seems[^\S\n]+to|been))*[^\S\n]+"
     # ("does not appear to decrease" says the loss stays: no denial)
-    r"(?:occur\w*|happen\w*|appear\w*(?![^\S\n]+to\b)|aris\w*|arose|show(?:s|ed|n)?[^\S\n]+up)\b"
+    r"(?:occur\w*|happen\w*|appear\w*(?![^\S\n]+to\b)|aris\w*|arose|show(?:s|ed|n)?[^\S\n]+up"
+    # or a verb that is itself the problem ("gradients do not explode", "the loss does not
+    # fluctuate", "does not become nan"); never one whose negation is the complaint ("does not
+    # decrease", "does not converge", "does not go down", "the parameters are not frozen")
+    r"|explod\w*|vanish\w*|fluctuat\w*|oscillat\w*|diverg\w*|overfit\w*|leak\w*"
+    r"|(?:become|becomes|turn(?:s|ed)?[^\S\n]+(?:in)?to|go(?:es)?[^\S\n]+to|get)[^\S\n]+(?:nan|inf))\b"
     r"|\b(?:is|are|was|were)(?:[^\S\n]+not|n[’']?t)(?:[^\S\n]+(?:really|actually|even))?[^\S\n]+"
     r"(?:(?:the|a|an|my|our|any)[^\S\n]+)?(?:(?:main|real|actual|only|big)[^\S\n]+)?"
-    r"(?:problem|issue|cause|culprit|reason|concern|happening|occurring|observed|present)s?\b"
+    r"(?:(?:problem|issue|cause|culprit|reason|concern|happening|occurring|observed|present)s?"
+    r"|stuck|hanging|hung|leaking|exploding|vanishing|fluctuating|oscillating|overfitting"
+    r"|nan|inf)\b"
     r"|(?:倒是|倒|也|并|都|还|根本|从来|一直)?(?:并没有|没有|从没有?|没)(?:出现|发生|遇到|爆)?过?了?"
     r"(?=$|[\n。，；！？,.;!?])"
     r"|(?:倒是|倒|也|并|都|根本)?(?:不是|没有?什么|没有?)(?:问题|原因)(?=$|[\n。，；！？,.;!?])"
@@ -1116,9 +1123,10 @@ def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
         named = named_entries(fold(scope), index) | named_entries(sentence, index)
         named |= described_symptoms(sentence, index)
         if before:
-            # the name before the cue: what the text no longer says without it ("NaN never
-            # appears", "nan 没有出现，loss…" said the loss is nan) is what is denied
-            rest = text[:start] + " " + text[start + len(scope) :]
+            # the name before the cue: what the text no longer says without it and its cue ("NaN
+            # never appears", "nan 没有出现，loss…" said the loss is nan; "they do not vanish",
+            # whose cue is the symptom's own verb) is what is denied
+            rest = text[:start] + " " + text[end:]
             named |= found - _said(rest, found, index)
         cue = compact(fold(cue)).strip()
         # a name holding the cue may run back past the clause's start ("torch.symeig 没有了")
