@@ -19,6 +19,8 @@ from .cleanup import normalise
 
 # Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000
+# A message this short could be the start of any error: too little to look for its restatement.
+_MIN_RESTATED = 12
 MAX_MESSAGE_LINES = 60
 
 _TYPE = r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
@@ -341,7 +343,7 @@ def parse(text: str) -> Trace:
         # before them (a warning's own wording, a title that names the error, "CUDA error 700")
         # may be what names the problem, so the whole text is read too.
         errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE]))
-    return Trace(tuple(_dedupe(errors)), text, pasted)
+    return Trace(tuple(_dedupe([_restated_in_full(e, text) for e in errors])), text, pasted)
 
 
 def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
@@ -417,6 +419,25 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         assert bare is not None
         return _with_inner_error(bare), j
     return [], i + 1
+
+
+def _restated_in_full(err: Error, text: str) -> Error:
+    """A title cut short ("RuntimeError: Can't call numpy()") whose post restates the error in
+    full further down, quoted in a sentence or pasted again: read the fullest restatement. Only a
+    longer line that starts with the same type and the same words counts, so a different error
+    elsewhere in the post is never taken for this one."""
+    if err.exc_type is None or err.kind != "exception" or len(err.message) < _MIN_RESTATED:
+        return err
+    needle = f"{err.exc_type}: {err.message}"
+    fullest = err.message
+    at = text.find(needle)
+    while at != -1:
+        end = text.find("\n", at)
+        line = text[at + len(err.exc_type) + 2 : len(text) if end == -1 else end]
+        if len(line) > len(fullest):
+            fullest = line
+        at = text.find(needle, at + 1)
+    return err if fullest == err.message else _replace(err, message=fullest[:MAX_MESSAGE])
 
 
 def _replace(err: Error, **changes: object) -> Error:
