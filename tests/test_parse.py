@@ -330,3 +330,20 @@ def test_a_project_folder_named_torch_is_the_users_code() -> None:
     assert not Frame("/opt/pytorch/torch/nn/modules/linear.py", 125, "forward").is_user_code
     assert not Frame("C:\\src\\pytorch\\torch\\_tensor.py", 626, "backward").is_user_code
     assert not Frame("/usr/lib/python3/dist-packages/torch/nn/functional.py", 1, "f").is_user_code
+
+
+def test_a_title_cut_short_reads_the_restatement_below_it() -> None:
+    # GuHY777/SS-VAE-pytorch#1: the title stops at "numpy()", the body quotes the whole message
+    post = (REAL / "wordings13a" / "numpy-grad-ssvae.txt").read_text(encoding="utf-8")
+    err = parse(post).root
+    assert err is not None and err.exc_type == "RuntimeError"
+    assert err.message.startswith("Can't call numpy() on Variable that requires grad.")
+
+
+def test_only_the_same_words_count_as_a_restatement() -> None:
+    # another error further down, of the same type but other words, is not this one's full text
+    text = "RuntimeError: CUDA error: out of\n\nlater: RuntimeError: CUDA error: device-side assert"
+    assert parse(text).errors[0].message == "CUDA error: out of"
+    # too short a message ("Error") could begin anything: left as printed
+    short = "RuntimeError: Error\nRuntimeError: Error(s) in loading state_dict for Net"
+    assert parse(short).errors[0].message == "Error"

@@ -19,6 +19,11 @@ from .cleanup import normalise
 
 # Messages longer than this are cut: every signature we know fits in far less.
 MAX_MESSAGE = 8000
+# A message this short could be the start of any error: too little to look for its restatement.
+_MIN_RESTATED = 12
+# A post's title cut short is restated in a post, not in a log of many errors: each restatement
+# is looked for in the whole text, so a log of thousands of errors would cost thousands of scans.
+_MAX_RESTATED = 20
 MAX_MESSAGE_LINES = 60
 
 _TYPE = r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
@@ -348,6 +353,8 @@ def parse(text: str) -> Trace:
         # "UserWarning: This function is deprecated"). Read as a warning, so that what it finds
         # never outranks a symptom the log shows.
         errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE], kind="warning"))
+    if len(errors) <= _MAX_RESTATED:
+        errors = [_restated_in_full(e, text) for e in errors]
     return Trace(tuple(_dedupe(errors)), text, pasted)
 
 
@@ -424,6 +431,28 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         assert bare is not None
         return _with_inner_error(bare), j
     return [], i + 1
+
+
+def _restated_in_full(err: Error, text: str) -> Error:
+    """A title cut short ("RuntimeError: Can't call numpy()") whose post restates the error in
+    full further down, quoted in a sentence or pasted again: read the fullest restatement. Only a
+    longer line that starts with the same type and the same words counts, so a different error
+    elsewhere in the post is never taken for this one."""
+    if err.exc_type is None or err.kind != "exception" or len(err.message) < _MIN_RESTATED:
+        return err
+    needle = f"{err.exc_type}: {err.message}"
+    fullest = err.message
+    at = text.find(needle)
+    for _ in range(_MAX_RESTATED):  # the first few restatements: a post's, not a log's thousands
+        if at == -1:
+            break
+        start = at + len(err.exc_type) + 2
+        end = text.find("\n", start, start + MAX_MESSAGE)
+        line = text[start : start + MAX_MESSAGE if end == -1 else end]
+        if len(line) > len(fullest):
+            fullest = line
+        at = text.find(needle, at + 1)
+    return err if fullest == err.message else _replace(err, message=fullest)
 
 
 def _replace(err: Error, **changes: object) -> Error:
