@@ -56,3 +56,72 @@ def test_a_bad_call_names_file_field_and_reason(
         load_kb(kb)
     assert "load-cuda-on-cpu.yaml: frames[0].calls" in str(err.value)
     assert reason in str(err.value)
+
+
+WORKER = Path(__file__).parent / "data" / "real" / "worker-reraise"
+
+
+def test_frames_that_re_raise_answer_a_message_no_entry_knows(index: Index) -> None:
+    """torch <= 1.1 re-raised a DataLoader worker's exception with the worker's traceback as its
+    message, so the last line is the user's own TypeError: the re-raising frames answer it."""
+    _, post = _read(WORKER / "torch04-typeerror-han.txt")
+    best = diagnose(post, index).best
+    assert best is not None and best.entry.id == "dataloader-worker-exception"
+    assert best.method == "frames" and best.error is not None
+    assert best.error.exc_type == "TypeError" and not best.error.says_nothing
+
+
+def test_a_message_an_entry_knows_comes_before_the_frames_that_re_raised_it(
+    index: Index,
+) -> None:
+    """The same torch 0.4 layout ending in torch's own message (captured from torch 2.13): the
+    entry that explains the message answers, not the wrapper's frames."""
+    _, post = _read(WORKER / "torch04-typeerror-han.txt")
+    stack = (
+        "RuntimeError: stack expects each tensor to be equal size, but got [3, 224, 224] at "
+        "entry 0 and [3, 200, 200] at entry 1"
+    )
+    head = post[: post.index("TypeError: object of type")]
+    ids = [m.entry.id for m in diagnose(head + stack, index).matches]
+    assert ids[0] == "collate-unequal-size" and "dataloader-worker-exception" not in ids
+
+
+def test_an_exception_whose_str_failed_says_nothing(index: Index) -> None:
+    """Python prints "<exception str() failed>" for an exception that cannot print itself: no
+    message, so its frames answer (torch 2.13's re-raise of such a worker exception)."""
+    _, out = _read(WORKER / "torch213-str-failed.txt")
+    best = diagnose(out, index).best
+    assert best is not None and best.entry.id == "dataloader-worker-exception"
+    assert best.method == "frames" and best.error is not None and best.error.says_nothing
+
+
+def test_frames_that_do_not_re_raise_stay_quiet_under_a_message(index: Index) -> None:
+    """torch.load's frames (weights-only-load, load-cuda-on-cpu) name nothing once a message is
+    printed: an unknown message raised through them is not theirs."""
+    _, cut = _read(TRUNCATED / "torch213-weights-only.txt")
+    assert diagnose(cut, index).best.entry.id == "weights-only-load"  # type: ignore[union-attr]
+    other = cut.rsplit("\n", 1)[0] + "\n    raise ValueError(msg)\nValueError: bad magic in my file"
+    assert diagnose(other, index).best is None
+
+
+@pytest.mark.parametrize(
+    ("path", "note"),
+    [
+        (TRUNCATED / "torch213-weights-only.txt", "frames"),
+        (WORKER / "torch213-str-failed.txt", "frames_bare"),
+        (WORKER / "torch04-typeerror-han.txt", "frames_wrapped"),
+    ],
+)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_answer_says_why_frames_answered(
+    path: Path, note: str, lang: str, index: Index
+) -> None:
+    """A cut paste, a message that says nothing, a message the frames re-raised: each is told so,
+    and never as one of the others."""
+    from diagnoser.speak.i18n import t
+    from diagnoser.speak.render import to_text
+
+    _, text = _read(path)
+    shown = " ".join(to_text(diagnose(text, index), lang).split())
+    notes = {n: " ".join(t(n, lang).split()) for n in ("frames", "frames_bare", "frames_wrapped")}
+    assert [n for n, said in notes.items() if said in shown] == [note]

@@ -180,6 +180,7 @@ class FrameSignature:
     calls: tuple[str, ...]
     source: str | None = None
     raised: str | None = None  # the class of a bare exception these frames name (schema.py)
+    wraps: bool = False  # they re-raise another error, whatever its message (schema.py)
 
     @cached_property
     def call_patterns(self) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -368,8 +369,8 @@ class Index:
             e["group"],
             e["signatures"],
             tuple(
-                FrameSignature(tuple(calls), source, raised)
-                for calls, source, raised in e["frames"]
+                FrameSignature(tuple(calls), source, raised, wraps)
+                for calls, source, raised, wraps in e["frames"]
             ),
             e["symptoms"],
             self._store,
@@ -704,7 +705,8 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                     for s in e["signatures"]
                 ],
                 "frames": [
-                    [f["calls"], f["source"], f.get("raised")] for f in e.get("frames") or ()
+                    [f["calls"], f["source"], f.get("raised"), f.get("wraps", False)]
+                    for f in e.get("frames") or ()
                 ],
                 "symptoms": symptoms
                 and {

@@ -123,11 +123,14 @@ class FrameSignature(Strict):
     must be the innermost frame and its source line must match it (a `raise TypeError(...)`).
     With `raised`, an exception of that class raised with no message is recognised by the same
     frames: its frames say what it does not (torch 1.x's bare NotImplementedError from
-    `_forward_unimplemented`)."""
+    `_forward_unimplemented`). With `wraps`, the frames re-raise an error from elsewhere (a
+    DataLoader worker's): its class and message are that error's own and say nothing against the
+    frames, which then answer whatever the message, when no entry knows the message."""
 
     calls: list[NonEmpty] = Field(min_length=1)
     source: NonEmpty | None = None
     raised: NonEmpty | None = None
+    wraps: bool = False
 
     @field_validator("calls")
     @classmethod

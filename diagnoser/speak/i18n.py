@@ -133,6 +133,12 @@ UI: dict[str, dict[str, str]] = {
         "traceback)",
         "zh": "（这个异常没有附带任何信息；这是根据 traceback 里经过的库函数判断的）",
     },
+    "frames_wrapped": {
+        "en": "(recognised from the library calls in its traceback, which re-raised this error; "
+        "no entry knows the error itself)",
+        "zh": "（这是根据 traceback 里经过的库函数判断的：这个报错是被它们重新抛出来的，"
+        "而报错本身没有对应的条目）",
+    },
     "messages": {"en": "Known messages", "zh": "已知的报错信息"},
     "messages_count": {
         "en": "{count} known messages; the first {shown}:",

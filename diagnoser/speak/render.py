@@ -57,6 +57,14 @@ def _where_markdown(frame: Frame) -> str:
     return where + (f" — {code_span(frame.line)}" if frame.line else "")
 
 
+def _frames_note(m: Match) -> str:
+    """Why frames answered: the message is cut off, the exception has none, or it is the message
+    of an error the frames re-raised (which no entry knows)."""
+    if m.error is None or not m.error.exc_type:
+        return "frames"
+    return "frames_bare" if m.error.says_nothing else "frames_wrapped"
+
+
 def _echoed(m: Match) -> str:
     """The error's own line to quote back. When no exception line was found the error is the
     whole paste, so the line the signature recognised is quoted, not the log's first line (often
@@ -313,8 +321,7 @@ def to_text(
     entry = best.entry
     out = _tagged(best.title[lang], f"[{entry.id}, {best.score}]", width, s, "", s.title)
     if best.method in ("fuzzy", "frames"):
-        bare = best.method == "frames" and best.error is not None and best.error.exc_type
-        note = t("frames_bare" if bare else best.method, lang)
+        note = t(_frames_note(best) if best.method == "frames" else best.method, lang)
         out += [s.dim(line) for line in wrap(note, width)]
     out += ["", s.heading(t("what", lang))]
     if best.error:

@@ -582,18 +582,20 @@ def _close_examples(masked: str, squashed: str, examples: _IndexedExamples) -> d
 def _frame_matches(err: Error, index: Index) -> list[Match]:
     """Only for a traceback whose exception line is missing, or whose exception says nothing
     (a bare `raise NotImplementedError`, for the signatures that name its class): a message,
-    when there is one, says more than the frames it passed through."""
+    when there is one, says more than the frames it passed through. Frames that re-raise an
+    error from elsewhere (`wraps`) are the exception: its message is no evidence against them."""
     if not err.frames:
         return []
     bare = err.exc_type.rsplit(".", 1)[-1] if err.exc_type else None
-    if bare is not None and err.message.strip():
-        return []
+    says = bare is not None and not err.says_nothing
     paths = [(f.filename.replace("\\", "/"), f) for f in err.frames]
     return [
         Match(entry, _FRAME_SCORE, err, "frames")
         for entry in index.framed_entries
         if any(
-            (bare is None or sig.raised == bare) and _calls_in(sig, paths) for sig in entry.frames
+            (sig.wraps or not says and (bare is None or sig.raised == bare))
+            and _calls_in(sig, paths)
+            for sig in entry.frames
         )
     ]
 

@@ -187,6 +187,9 @@ class Frame:
         return not _LIBRARY_PATH.search(self.filename.replace("\\\\", "\\"))
 
 
+_STR_FAILED = "<exception str() failed>"
+
+
 @dataclass(frozen=True)
 class Error:
     """One error: its type if printed, its message, its frames outermost first."""
@@ -212,6 +215,12 @@ class Error:
             if frame.is_user_code:
                 return frame
         return None
+
+    @property
+    def says_nothing(self) -> bool:
+        """An exception printed with no message, or with the one Python prints for an exception
+        whose own __str__ failed (soundfile's LibsndfileError, for a code it has no text for)."""
+        return self.exc_type is not None and self.message.strip() in ("", _STR_FAILED)
 
     @property
     def is_cut_off(self) -> bool:
