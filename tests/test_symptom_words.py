@@ -1323,6 +1323,19 @@ QUIET_BESIDE_SAID = [
         "混合精度训练显存下降了一半，但是速度没有提升",
         "开启amp进行混合精度训练没有加速",
     ),
+    # a loss that fell to 0.0 by the log's last line is no loss at 0 from the start; a dict that
+    # code starts from is no log (a JSON key quoted in a sentence is)
+    (
+        "loss-all-zero",
+        "epoch 1 loss: 0.52, acc: 0.8\nepoch 2 loss: 0.10, acc: 0.95\nepoch 3 loss: 0.0, acc: 1.0",
+        "\n".join(f"epoch {i} loss: 0.0000, acc: 0.5" for i in range(1, 5)),
+    ),
+    (
+        "loss-all-zero",
+        "{'loss': 0.2484, 'epoch': 0.09}\n{'loss': 0.018, 'epoch': 0.18}\n{'loss': 0.0, 'epoch': 1.95}",
+        'pretraining llava-v1.5-13b, "loss":0.0 at every step',
+    ),
+    ("loss-all-zero", 'stats = {"loss": 0.0, "acc": 0.0}', "the 'loss': 0.0 from the first step"),
 ]
 
 

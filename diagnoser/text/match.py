@@ -862,6 +862,12 @@ _CUDA_ERROR_NOTES = compile_cached(
 _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 
 
+# Symptoms of a whole run ("the loss is 0 from the start"): a log that reads the loss often enough
+# and does not show it denies it, even where a sentence (or one of the log's own lines, "epoch 3
+# loss: 0.0, acc: 1.0" after losses that fell) says it. An event (a nan) may come after the paste.
+_WHOLE_RUN = frozenset({"zero"})
+
+
 def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Match]:
     text = trace.text
     if "✓" in text:
@@ -919,6 +925,10 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
             continue  # the sentence says what the entry assumes is not so
         elif _said_only_where_ruled_out(entry, sentence, index):
             continue  # said only in a clause that names it as something else (a test)
+        elif symptoms and symptoms.get("log_signal") in _WHOLE_RUN and shown_otherwise(
+            log, symptoms["log_signal"], findings
+        ):
+            continue  # the log's own readings show the run otherwise, whatever a line of it says
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
             # the log's training loss falls at every reading: whatever metric the sentence calls
             # stuck, the model learns, and no entry a stuck metric shows is answered from words
