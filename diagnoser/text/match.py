@@ -795,7 +795,8 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
     for e, entry in enumerate(index.entries):
         unlesses = _unlesses(entry)
         for example in entry.examples:
-            for err in _own_errors(entry, parse(example).errors):
+            own, recognised = _own_errors(entry, parse(example).errors)
+            for err in own:
                 masked = mask(err.message.split("\n", 1)[0])
                 columns["entries"].append(e)
                 columns["masked"].append(masked)
@@ -803,27 +804,27 @@ def _mask_examples(index: Index) -> dict[str, list[Any]]:
                 columns["keys"].append(sorted(key_tokens(masked)))
                 columns["unless"].append(list(_side(unlesses, err.message)))
                 columns["codes"].append(_error_codes(err.message))
-                pins = any(s.regex.search(err.message) for s in _by_text(entry))
-                columns["pinned"].append(_numberless(err.message) if pins else "")
+                # a message a signature recognises pins the numbers it names (_pins_fit)
+                columns["pinned"].append(_numberless(err.message) if recognised else "")
     return columns
 
 
-def _own_errors(entry: Entry, errors: tuple[Error, ...]) -> tuple[Error, ...]:
-    """The errors of an example that say it is this entry's, which its signatures recognise: a
-    wrapper's example ("Caught FileNotFoundError in DataLoader worker process 0") also shows the
-    error it wraps, and a bare FileNotFoundError resembling that one is no DataLoader's. All of
-    them when no signature recognises any (an entry known only by its phrases). None when only
-    a signature with a `code` condition does: that message alone names no entry ("'NoneType'
+def _own_errors(entry: Entry, errors: tuple[Error, ...]) -> tuple[tuple[Error, ...], bool]:
+    """The errors of an example that say it is this entry's, which its signatures recognise by
+    their words (_by_text), and True: a wrapper's example ("Caught FileNotFoundError in
+    DataLoader worker process 0") also shows the error it wraps, and a bare FileNotFoundError
+    resembling that one is no DataLoader's. All of them, and False, when no signature recognises
+    any (an entry known only by its phrases, or by an exception's class). None when only a
+    signature with a `code` condition does: that message alone names no entry ("'NoneType'
     object has no attribute 'norm'" is gradient-none's only on a `.grad` line)."""
-    by_message = tuple(
-        e for e in errors if any(not s.code and s.regex.search(e.message) for s in entry.signatures)
-    )
+    texts = _by_text(entry)
+    by_message = tuple(e for e in errors if any(s.regex.search(e.message) for s in texts))
     if by_message:
-        return by_message
+        return by_message, True
     with_code = (s for s in entry.signatures if s.code)
     if any(s.regex.search(e.message) for s in with_code for e in errors):
-        return ()
-    return errors
+        return (), False
+    return errors, False
 
 
 # A runtime check's finding as preflight and watch print it (runtime/findings.py, Finding.line):
