@@ -22,8 +22,10 @@ MAX_MESSAGE = 8000
 # A message this short could be the start of any error: too little to look for its restatement.
 _MIN_RESTATED = 12
 # A post's title cut short is restated in a post, not in a log of many errors: each restatement
-# is looked for in the whole text, so a log of thousands of errors would cost thousands of scans.
-_MAX_RESTATED = 20
+# is looked for in the whole text, so a log of thousands of errors (or one error printed
+# thousands of times) would cost thousands of scans. A post has few of either.
+_MAX_ERRORS_RESTATED = 20
+_MAX_RESTATEMENTS = 20
 MAX_MESSAGE_LINES = 60
 
 _TYPE = r"(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*"
@@ -362,7 +364,7 @@ def parse(text: str) -> Trace:
         # "UserWarning: This function is deprecated"). Read as a warning, so that what it finds
         # never outranks a symptom the log shows.
         errors.insert(0, Error(None, text.strip()[:MAX_MESSAGE], kind="warning"))
-    if len(errors) <= _MAX_RESTATED:
+    if len(errors) <= _MAX_ERRORS_RESTATED:
         errors = [_restated_in_full(e, text) for e in errors]
     return Trace(tuple(_dedupe(errors)), text, pasted)
 
@@ -452,7 +454,7 @@ def _restated_in_full(err: Error, text: str) -> Error:
     needle = f"{err.exc_type}: {err.message}"
     fullest = err.message
     at = text.find(needle)
-    for _ in range(_MAX_RESTATED):  # the first few restatements: a post's, not a log's thousands
+    for _ in range(_MAX_RESTATEMENTS):  # the first few: a post's, not a log's thousands
         if at == -1:
             break
         start = at + len(err.exc_type) + 2
