@@ -161,3 +161,16 @@ def test_a_fractional_batch_size_is_no_batch_size() -> None:
     )
     assert "batch_size" not in read(line).series
     assert _values("epoch 2 | loss 0.5 | batch_size: 64", "batch_size") == [64.0]
+
+
+def test_a_fraction_of_an_epoch_is_where_the_reading_was() -> None:
+    """The Hugging Face Trainer counts epochs in fractions ('epoch': 0.01): each reading is at
+    its own fraction, not all at epoch 0; a whole epoch printed as 3.0 is epoch 3."""
+    lines = [
+        "{'loss': 2.31, 'grad_norm': 1.2, 'learning_rate': 1.9e-05, 'epoch': 0.01}",
+        "{'loss': 2.05, 'grad_norm': 1.1, 'learning_rate': 1.8e-05, 'epoch': 0.02}",
+        "{'loss': 1.87, 'grad_norm': 0.9, 'learning_rate': 1.7e-05, 'epoch': 3.0}",
+        "Epoch 4. loss 1.5",
+    ]
+    log = read("\n".join(lines))
+    assert [p.at for p in log.series["loss"]] == ["epoch 0.01", "epoch 0.02", "epoch 3", "epoch 4"]

@@ -59,7 +59,7 @@ _SCALAR_TENSOR = compile_cached(
     rf"\btensor\(\s{{0,3}}({_NUM})((?:,[^()\n]{{0,200}})?)\)", re.IGNORECASE
 )
 _LOSS_GRAD_FN = ("lossbackward", "crossentropy", "kldivbackward")
-_EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+)", re.IGNORECASE)
+_EPOCH = compile_cached(r"\bepoch\b\W{0,3}(\d+(?:\.\d+)?)", re.IGNORECASE)
 _STEP = compile_cached(r"\b(?:step|iter(?:ation)?|batch|it)\b\W{0,3}(\d+)", re.IGNORECASE)
 _GRAD_SET = compile_cached(r"^\s*[A-Za-z_][\w.]*\s+grad(?:ient)?\s*[:=]\s*(?:norm|tensor|[\d.])")
 # nvidia-smi's per-GPU row: "| 30%  41C  P2  112W / 350W |  9822MiB / 24576MiB |  0%  Default |"
@@ -165,7 +165,7 @@ _TO_MB = {
 class Point:
     value: float
     line: int  # 1-based line number in the log
-    epoch: int | None = None
+    epoch: float | None = None  # fractional in a Hugging Face Trainer's log ('epoch': 0.01)
     step: int | None = None
 
     @property
@@ -530,7 +530,8 @@ def _read_row(cells: list[str], header: list[Column], lineno: int, log: Training
         if name == "epoch":
             epoch = _position(cell)
         elif name == "step" and (_INTEGER.match(cell) or "/" in cell):
-            step = _position(cell)
+            position = _position(cell)
+            step = None if position is None else int(position)
         elif name == "step":
             # a "step" column of 0.41, 0.39, 0.43: what one step took, in seconds, not its number
             if all(n != "step_time" for n, _ in header):
@@ -554,12 +555,19 @@ def _read_row(cells: list[str], header: list[Column], lineno: int, log: Training
             )
 
 
-def _position(cell: str) -> int | None:
-    """An epoch or step column's number: `45` or `45/299` (the 45th of 299)."""
+def _position(cell: str) -> float | None:
+    """An epoch or step column's number: `45` or `45/299` (the 45th of 299), or a fraction of an
+    epoch as the Hugging Face Trainer counts it (`0.01`: kept, or every reading says epoch 0)."""
     m = _CELL_VALUE.match(cell)
     if m is None:
         return None
-    return int(m.group("done")) if m.group("done") else int(float(m.group("num")))
+    return int(m.group("done")) if m.group("done") else _whole_or_fraction(m.group("num"))
+
+
+def _whole_or_fraction(printed: str) -> float:
+    """`3` and `3.0` as epoch 3; `0.01` as itself."""
+    number = float(printed)
+    return int(number) if number.is_integer() else number
 
 
 def _cell_value(cell: str, name: str) -> float | None:
@@ -753,7 +761,7 @@ def _read_line(line: str, lineno: int, log: TrainingLog, epoch_above: int | None
         point = Point(
             value,
             lineno,
-            int(epoch.group(1)) if epoch else epoch_above,
+            _whole_or_fraction(epoch.group(1)) if epoch else epoch_above,
             int(step.group(1)) if step else None,
         )
         log.series.setdefault(name, []).append(point)
