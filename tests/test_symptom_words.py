@@ -1332,7 +1332,8 @@ QUIET_BESIDE_SAID = [
     ),
     (
         "loss-all-zero",
-        "{'loss': 0.2484, 'epoch': 0.09}\n{'loss': 0.018, 'epoch': 0.18}\n{'loss': 0.0, 'epoch': 1.95}",
+        "{'loss': 0.2484, 'epoch': 0.09}\n{'loss': 0.018, 'epoch': 0.18}\n"
+        "{'loss': 0.0, 'epoch': 1.95}",
         'pretraining llava-v1.5-13b, "loss":0.0 at every step',
     ),
     ("loss-all-zero", 'stats = {"loss": 0.0, "acc": 0.0}', "the 'loss': 0.0 from the first step"),

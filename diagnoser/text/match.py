@@ -593,7 +593,7 @@ def _frame_matches(err: Error, index: Index) -> list[Match]:
         Match(entry, _FRAME_SCORE, err, "frames")
         for entry in index.framed_entries
         if any(
-            (sig.wraps or not says and (bare is None or sig.raised == bare))
+            (sig.wraps or (not says and (bare is None or sig.raised == bare)))
             and _calls_in(sig, paths)
             for sig in entry.frames
         )
