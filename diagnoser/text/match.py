@@ -926,8 +926,10 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
             continue  # the sentence says what the entry assumes is not so
         elif _said_only_where_ruled_out(entry, sentence, index):
             continue  # said only in a clause that names it as something else (a test)
-        elif symptoms and symptoms.get("log_signal") in _WHOLE_RUN and shown_otherwise(
-            log, symptoms["log_signal"], findings
+        elif (
+            symptoms
+            and symptoms.get("log_signal") in _WHOLE_RUN
+            and shown_otherwise(log, symptoms["log_signal"], findings)
         ):
             continue  # the log's own readings show the run otherwise, whatever a line of it says
         elif learns and symptoms and symptoms.get("log_signal") == "flat":
