@@ -867,6 +867,8 @@ _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 # and does not show it denies it, even where a sentence (or one of the log's own lines, "epoch 3
 # loss: 0.0, acc: 1.0" after losses that fell) says it. An event (a nan) may come after the paste.
 _WHOLE_RUN = frozenset({"zero"})
+# A sentence is its first few thousand characters: a few dozen warnings at most are printed there.
+_MAX_WARNINGS_BLANKED = 50
 
 
 def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Match]:
@@ -879,7 +881,7 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
     findings = detect(log)
     learns = learning(log)
     # Users describe a problem in a sentence; a pasted traceback is no description.
-    said = text[:_MAX_SENTENCE]
+    said = _without_printed_warnings(text[:_MAX_SENTENCE], trace)
     if not has_exception:
         text = compile_cached(_UNSAID).sub(" ", said)
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
@@ -960,6 +962,22 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
     if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
         return []
     return _narrower_first(_guesses_below_the_log(out))
+
+
+def _without_printed_warnings(said: str, trace: Trace) -> str:
+    """The sentence without the words of the warnings a program printed in it: each is read as a
+    warning, by its own signatures, and is no description of the user's. torch.load's
+    "FutureWarning: You are using `torch.load` with `weights_only=False` ... We recommend you start
+    setting `weights_only=True`" names weights_only=True, though no load failed."""
+    blanked = 0
+    for err in trace.errors:
+        if err.kind != "warning" or not err.exc_type or not err.message:
+            continue  # a paste of warnings only, read whole as one, is the user's own text too
+        said = said.replace(err.message, " ")
+        blanked += 1
+        if blanked == _MAX_WARNINGS_BLANKED:
+            break
+    return said
 
 
 def _told_by_an_error(
