@@ -460,3 +460,34 @@ def test_the_notes_after_any_cuda_error_name_no_device_side_assert(index: Index)
     named = "RuntimeError: CUDA error: device-side assert triggered\n" + pasted.split("\n\n", 1)[1]
     best = diagnose(named, index).best
     assert best is not None and best.entry.id == "cuda-device-side-assert"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Animate Diff sampler error: found at least two devices, cuda:0 and cpu",  # comfyui-animatediff#84
+        "found at least two devices: cuda:0 and cpu",  # ascust/3DMM-Fitting-Pytorch#31
+        "new error - found at least two devices, cpu and cuda:",  # HelloVision/HelloMeme#13
+        "found at least two devices, cuda:0 and cpu",  # haoosz/ConceptExpress#5
+    ],
+)
+def test_a_title_that_keeps_only_the_end_of_the_device_message(title: str, index: Index) -> None:
+    """Real titles retell torch's "Expected all tensors to be on the same device, but found at
+    least two devices, cuda:0 and cpu!" from its second half, a colon for its comma, or cut."""
+    best = diagnose(title, index).best
+    assert best is not None and best.entry.id == "device-mismatch" and best.method == "signature"
+
+
+def test_a_dll_that_failed_with_no_reason_is_torchs_only_beside_torchs_import(
+    index: Index,
+) -> None:
+    """`ImportError: DLL load failed:` with Windows' reason lost is windows-dll-load when torch's
+    own `from torch._C import *` is the line that failed; another package's (cv2) is not torch's."""
+    torch_import = " from torch._C import *\nImportError: DLL load failed:\n"
+    best = diagnose(torch_import, index).best
+    assert best is not None and best.entry.id == "windows-dll-load"
+    other = (
+        'Traceback (most recent call last):\n  File "app.py", line 1, in <module>\n'
+        "    import cv2\nImportError: DLL load failed:\n"
+    )
+    assert diagnose(other, index).best is None
