@@ -465,7 +465,8 @@ def test_the_notes_after_any_cuda_error_name_no_device_side_assert(index: Index)
 @pytest.mark.parametrize(
     "title",
     [
-        "Animate Diff sampler error: found at least two devices, cuda:0 and cpu",  # comfyui-animatediff#84
+        # SipherAGI/comfyui-animatediff#84
+        "Animate Diff sampler error: found at least two devices, cuda:0 and cpu",
         "found at least two devices: cuda:0 and cpu",  # ascust/3DMM-Fitting-Pytorch#31
         "new error - found at least two devices, cpu and cuda:",  # HelloVision/HelloMeme#13
         "found at least two devices, cuda:0 and cpu",  # haoosz/ConceptExpress#5
