@@ -462,11 +462,11 @@ def test_the_notes_after_any_cuda_error_name_no_device_side_assert(index: Index)
     assert best is not None and best.entry.id == "cuda-device-side-assert"
 
 
-# Names every torch since 1.0 has (and the dtype torch.float32, since 0.4): missing, they mean a
-# broken install, a CPU-only or Windows build (torch.distributed), or a file named torch.py shadowing
-# the package, never a torch older than the code. torch-version-too-old lists only names that a
-# release added, each with the release; these must stay out of it. Each message is torch's own,
-# printed by deleting the name from its module in a subprocess.
+# Names every torch since 1.0 has: missing, they mean a broken install, a build without
+# torch.distributed, or a file named torch.py shadowing the package, never a torch older than the
+# code. torch-version-too-old lists only names that a release added, each with the release; these
+# must stay out of it. Each message is torch's own, printed by deleting the name from its module
+# in a subprocess.
 _ALWAYS_THERE = [
     ("torch", "cuda"),
     ("torch", "nn"),
