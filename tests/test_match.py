@@ -492,3 +492,74 @@ def test_a_dll_that_failed_with_no_reason_is_torchs_only_beside_torchs_import(
         "    import cv2\nImportError: DLL load failed:\n"
     )
     assert diagnose(other, index).best is None
+
+
+# Names every torch since 1.0 has: missing, they mean a broken install, a build without
+# torch.distributed, or a file named torch.py shadowing the package, never a torch older than the
+# code. torch-version-too-old lists only names that a release added, each with the release; these
+# must stay out of it. Each message is torch's own, printed by deleting the name from its module
+# in a subprocess.
+_ALWAYS_THERE = [
+    ("torch", "cuda"),
+    ("torch", "nn"),
+    ("torch", "Tensor"),
+    ("torch", "float32"),
+    ("torch", "no_grad"),
+    ("torch", "device"),
+    ("torch", "optim"),
+    ("torch.nn", "Linear"),
+    ("torch.nn", "ModuleDict"),
+    ("torch.cuda", "is_available"),
+    ("torch.distributed", "init_process_group"),
+]
+# Names a release added, from the same script: the positive control that the deletion trick gives
+# the wording the entry knows.
+_ADDED_LATER = [
+    ("torch", "OutOfMemoryError"),
+    ("torch", "get_default_device"),
+    ("torch", "float8_e8m0fnu"),
+    ("torch.serialization", "safe_globals"),
+    ("torch.serialization", "add_safe_globals"),
+    ("torch.library", "wrap_triton"),
+    ("torch.cuda", "mem_get_info"),
+]
+_DELETE = """
+import importlib, sys
+for line in sys.stdin.read().split():
+    mod, name = line.split(":")
+    module = importlib.import_module(mod)
+    saved = getattr(module, name)
+    delattr(module, name)
+    try:
+        getattr(module, name)
+    except AttributeError as e:
+        print(f"AttributeError: {e}")
+    setattr(module, name, saved)
+"""
+
+
+def _missing(names: list[tuple[str, str]]) -> list[str]:
+    given = " ".join(f"{mod}:{name}" for mod, name in names)
+    proc = subprocess.run(
+        [sys.executable, "-c", _DELETE], input=given, capture_output=True, text=True, check=True
+    )
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == len(names), proc.stdout + proc.stderr
+    return lines
+
+
+def test_a_name_every_torch_has_is_no_torch_too_old(index: Index, tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    messages = _missing(_ALWAYS_THERE)
+    # a script named torch.py imports itself instead of the package (Python's own words)
+    (tmp_path / "torch.py").write_text("import torch\ntorch.cuda.is_available()\n")
+    proc = subprocess.run(
+        [sys.executable, "torch.py"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert "partially initialized module 'torch' has no attribute 'cuda'" in proc.stderr
+    for text in [*messages, proc.stderr]:
+        found = [m.entry.id for m in diagnose(text, index).matches]
+        assert "torch-version-too-old" not in found, (text.splitlines()[-1], found)
+    for text in _missing(_ADDED_LATER):
+        best = diagnose(text, index).best
+        assert best is not None and best.entry.id == "torch-version-too-old", text
