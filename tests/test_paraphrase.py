@@ -10,6 +10,7 @@ from diagnoser.text.match import diagnose
 from diagnoser.text.paraphrase import LEXICON, concepts, paraphrased_entries
 
 RETOLD = {
+    "无法保存模型权重 报错": "checkpoint-write-failed",
     "报错说 mat1 和 mat2 的形状不能相乘": "shape-matmul",
     "运行的时候提示两个矩阵形状不能相乘": "shape-matmul",
     # ("不在同一个设备上" is a phrase of its own, said word for word)
@@ -111,6 +112,12 @@ NOT_RETOLD = [
     # not DataLoader workers
     "请问我运行单卡正常，但运行多卡的时候，无论是lora还是ptuning都会报下面这个错误\n"
     "相同的问题，单卡正常，设置多卡时，子进程会被kill。搞不清楚原因",
+    # what cannot be done is part of what is retold: a model that cannot be created or used, or a
+    # checkpoint that cannot be read, is no checkpoint that cannot be saved (devset users14b-014,
+    # AILab-CVC/UniRepLKNet#9: timm's "Unknown model" beside `in_22k_pretrained=True`)
+    "您好，无法使用timm创建模型\n\n都提示Unknown model",
+    "报错：无法使用预训练模型",
+    "提示无法读取 checkpoint",
 ]
 
 

@@ -114,6 +114,11 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "in-use": ("被占用", "占用", "in use"),
     "driver": ("驱动", "driver"),
     "too-old": ("太旧", "过低", "太低", "too old"),
+    # what cannot be done is part of what a phrase says: "cannot save checkpoint" is no
+    # "cannot" with any weights ("无法使用预训练模型", "提示无法读取 checkpoint"), and a save
+    # cut short is no save and load of any checkpoint
+    "save": ("保存", "save", "saving"),
+    "interrupted": ("中断", "interrupted", "断电"),
     "pickle": ("pickle", "序列化"),
     "broadcast": ("广播", "broadcast"),
     "nan": ("nan",),
