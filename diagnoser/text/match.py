@@ -869,6 +869,7 @@ _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 _WHOLE_RUN = frozenset({"zero"})
 # A sentence is its first few thousand characters: a few dozen warnings at most are printed there.
 _MAX_WARNINGS_BLANKED = 50
+_MIN_WARNING_BLANKED = 20
 
 
 def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Match]:
@@ -971,8 +972,10 @@ def _without_printed_warnings(said: str, trace: Trace) -> str:
     setting `weights_only=True`" names weights_only=True, though no load failed."""
     blanked = 0
     for err in trace.errors:
-        if err.kind != "warning" or not err.exc_type or not err.message:
+        if err.kind != "warning" or not err.exc_type:
             continue  # a paste of warnings only, read whole as one, is the user's own text too
+        if len(err.message) < _MIN_WARNING_BLANKED:
+            continue  # a word or two could be the user's own words as well
         said = said.replace(err.message, " ")
         blanked += 1
         if blanked == _MAX_WARNINGS_BLANKED:
