@@ -347,3 +347,25 @@ def test_only_the_same_words_count_as_a_restatement() -> None:
     # too short a message ("Error") could begin anything: left as printed
     short = "RuntimeError: Error\nRuntimeError: Error(s) in loading state_dict for Net"
     assert parse(short).errors[0].message == "Error"
+
+
+def test_a_loggers_record_below_an_exception_is_no_line_of_its_message() -> None:
+    """torchrun (torch 2.13, captured) prints the agent's glog records right below the child's
+    exception line, with no blank line between: the records, their prefixes stripped, are no
+    part of the child's message, and the launcher's own line stays an error of its own."""
+    path = Path(__file__).parent / "data/real/read15/torchrun213-child-error-then-agent-records.txt"
+    text = "\n".join(
+        line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith("# ")
+    )
+    errors = parse(text).errors
+    assert (errors[0].exc_type, errors[0].message) == (
+        "AttributeError",
+        "'Namespace' object has no attribute 'noplots'",
+    )
+    assert any(e.message.startswith("failed (exitcode: 1) local_rank: 1") for e in errors[1:])
+    # a message whose every line carries the logger's prefix is still read whole
+    logged = parse(
+        "2024-01-01 10:00:00 ERROR RuntimeError: CUDA error: an illegal memory access\n"
+        "2024-01-01 10:00:00 ERROR CUDA kernel errors might be asynchronously reported\n"
+    ).errors
+    assert "asynchronously reported" in logged[-1].message

@@ -36,8 +36,8 @@ RANK_PREFIX = compile_cached(
     r"^(?:\[(?P<who>(?:rank|default)?\d+)\]:|\[(?P<who2>\d+,\d+)\]<std(?:err|out)>:"
     r"|(?P<who3>\d+): (?=\S|\s{2})) ?"
 )
-_PREFIXES = [
-    compile_cached(r"^(?:> ?)+"),  # markdown quote
+# The prefixes a logger writes (a time, a level), then a quote's, a relay's and pytest's.
+_RECORD_PREFIXES = [
     compile_cached(
         r"^\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?\]?"
         r"(?: ?[-|:] ?| )"
@@ -56,12 +56,17 @@ _PREFIXES = [
     # torch 2.0-2.1's own loggers: "torch._dynamo.convert_frame: [WARNING] " (a module path, in
     # lower case: "RuntimeError: [ERROR] ..." is an exception line)
     compile_cached(r"^(?:[a-z_]\w*\.)+[a-z_]\w*: \[(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)\] ?"),
+]
+_PREFIXES = [
+    compile_cached(r"^(?:> ?)+"),  # markdown quote
+    *_RECORD_PREFIXES,
     compile_cached(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
     compile_cached(r"^(?:stderr|stdout): "),  # a subprocess's output relayed (accelerate's tests)
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
 ]
 # Any of them, asked once: most lines hold none, and one match costs a twelfth of the subs.
 _ANY_PREFIX = compile_cached("|".join(f"(?:{prefix.pattern})" for prefix in _PREFIXES))
+_RECORD_PREFIX = compile_cached("|".join(f"(?:{prefix.pattern})" for prefix in _RECORD_PREFIXES))
 _BOX_EDGE = compile_cached(r"^[│┃║|] ?|\s?[│┃║]\s*$")
 # An exception line a forum post set in bold or as inline code, "**RuntimeError: ...**": markdown
 # around the whole line, which the line itself never has.
@@ -310,6 +315,7 @@ def _by_process(lines: Iterator[str]) -> list[str]:
     interleaved output from several processes reads as one traceback per process."""
     plain: list[str] = []
     ranks: dict[str, list[str]] = {}
+    logged = False  # whether the last plain line was a logger's record
     for raw in lines:
         for line in raw.split("\n"):
             tag = RANK_PREFIX.match(line)
@@ -319,8 +325,15 @@ def _by_process(lines: Iterator[str]) -> list[str]:
                 while inner := RANK_PREFIX.match(rest):  # torchrun --tee: `[default1]:[rank1]:`
                     rest = rest[inner.end() :]
                 ranks.setdefault(who, []).append(_strip_prefix(rest))
-            else:
-                plain.append(_strip_prefix(line))
+                continue
+            stripped = _strip_prefix(line)
+            record = stripped != line and bool(_RECORD_PREFIX.match(line))
+            if record and not logged and plain and plain[-1].strip():
+                # A logger's record right below an exception's message is no line of it (Python
+                # prefixes none): it starts a paragraph of its own, as its prefix said
+                plain.append("")
+            logged = record
+            plain.append(stripped)
     for block in ranks.values():
         plain += ["", *block]
     return plain
