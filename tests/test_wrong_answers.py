@@ -20,6 +20,7 @@ def _post(post_id: str) -> str:
         "held3": "heldout3",
         "held4": "heldout4",
         "held5": "heldout5",
+        "held14": "heldout14",
     }.get(post_id.rsplit("-", 1)[0], "dev")
     return next(p.text for p in posts(part=part) if p.id == post_id)
 
@@ -1317,3 +1318,42 @@ def test_varying_results_beside_a_model_or_no_file_stay(
     assert not any(compile_cached(p).search(said.lower()) for p in ruled_out)
     if family is not None:
         assert _first(said, index) == family
+
+
+def test_an_error_only_asked_about_is_not_answered(index: Index) -> None:
+    """ymcui/Chinese-LLaMA-Alpaca-2#67 (held14-059): "为什么会在loading checkpoint时出错？是因为显存
+    不够吗？" above a log cut before any error. An error is known by its message: one the user
+    asks about was not seen, where a symptom asked about is what they fear they see."""
+    assert _first(_post("held14-059"), index) is None
+    for asked in (
+        "程序跑到一半就退出了，是因为显存不够吗？",
+        "是不是显存不够了？",
+        "Training crashed at step 300. Is it because the GPU ran out of memory?",
+    ):
+        assert _first(asked, index) is None
+    # said, or believed with the metric named, it is answered
+    for said in ("训练到一半显存不够了", "I think the GPU ran out of memory"):
+        assert _first(said, index) == "cuda-oom"
+    assert _first("是不是过拟合了？", index) == "overfitting"
+
+
+def test_a_silent_behaviours_warning_is_no_answer_to_a_cut_traceback(index: Index) -> None:
+    """victorchall/EveryDream2trainer#79 (held14-017): torch.utils.checkpoint's "None of the
+    inputs have requires_grad=True" printed before a sampling step whose traceback the post cuts
+    at its frames. A warning of a silent behaviour explains no crash; a warning of an error may
+    (tests/data/real/known7/mask3d-lightning-cuda-accelerator-304.txt keeps CUDA's failed
+    initialisation above a cut traceback)."""
+    assert _first(_post("held14-017"), index) is None
+    warning = (
+        "/usr/lib/python3.11/site-packages/torch/utils/checkpoint.py:238: UserWarning: None of the "
+        "inputs have requires_grad=True. Gradients will be None\n  check_backward_validity(args)\n"
+    )
+    assert _first(warning, index) == "gradient-none"
+
+
+def test_dynamos_from_user_code_block_cut_names_torch_compile(index: Index) -> None:
+    """d8ahazard/sd_dreambooth_extension#1120 (held14-018): torch 2.0's "WON'T CONVERT ... due
+    to:" log, a bare AssertionError raised inside dynamo's variable builder, and the "from user
+    code:" block dynamo appends to any error it meets while tracing, cut inside its first path.
+    Those words alone say the error came from torch.compile."""
+    assert _first(_post("held14-018"), index) == "dynamo-compile-error"

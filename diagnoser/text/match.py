@@ -344,11 +344,13 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         chosen = (root, *chosen)
     foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
     unexplained: list[Error] = []  # the exceptions that stopped the run, which no entry fits
+    cut_unexplained = False  # a traceback cut before its exception line that no frames name
     for err in chosen:
         found = _signature_matches(err, index, trace.text) or _fuzzy_matches(err, index)
         found = found or _frame_matches(err, index)
         if not found and _stopped_the_run(err):
             unexplained.append(err)
+        cut_unexplained = cut_unexplained or (not found and err.is_cut_off)
         if found and foreign is None:
             foreign = from_another_framework(trace.as_pasted)
         if foreign:
@@ -372,7 +374,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
     # a cross_entropy line, is the target
     ranked = sorted(
-        _warnings_last(best.values(), bool(unexplained)),
+        _warnings_last(best.values(), bool(unexplained), cut_unexplained),
         key=lambda m: (
             -m.score,
             not (m.signature is not None and (m.signature.code or m.signature.beside)),
@@ -413,14 +415,19 @@ def _stopped_the_run(err: Error) -> bool:
     )
 
 
-def _warnings_last(found: Iterable[Match], unexplained: bool = False) -> list[Match]:
+def _warnings_last(
+    found: Iterable[Match], unexplained: bool = False, cut: bool = False
+) -> list[Match]:
     """A warning printed on the way (a deprecation, a scheduler called out of order) is not what
     stopped the run: what the log shows (loss turned nan) or an exception ranks above it, so its
     matches fall below theirs, and out when that is below the threshold. An exception no entry
     explains stopped the run all the same: the warning printed before it is no answer to it (a
-    0-dim index warning above "backward_input can only be called in training mode"). A
-    sentence's phrases do not push a warning down: they may be read from the warning's own
-    words."""
+    0-dim index warning above "backward_input can only be called in training mode"). Nor is a
+    warning of a silent behaviour (a symptom entry's) an answer to a traceback `cut` before its
+    message: checkpoint's "None of the inputs have requires_grad" above a sampling step's frames
+    (a warning of an error, CUDA's failed initialisation above a Trainer that wants a GPU, may
+    well be). A sentence's phrases do not push a warning down: they may be read from the
+    warning's own words."""
     found = list(found)
     others = [
         m.score
@@ -428,15 +435,19 @@ def _warnings_last(found: Iterable[Match], unexplained: bool = False) -> list[Ma
         if (m.error is None and m.method == "log")
         or (m.error is not None and m.error.kind != "warning")
     ]
-    if not others and not unexplained:
+    if not others and not unexplained and not cut:
         return found
     ceiling = min(others) - 1 if others else THRESHOLD - 1
+
+    def pushed(m: Match) -> bool:
+        if m.error is None or m.error.kind != "warning":
+            return False
+        return bool(others) or unexplained or (cut and m.entry.kind == "symptom")
+
     return [
-        m
-        if m.error is None or m.error.kind != "warning" or m.score <= ceiling
-        else replace(m, score=ceiling)
+        m if not pushed(m) or m.score <= ceiling else replace(m, score=ceiling)
         for m in found
-        if m.error is None or m.error.kind != "warning" or ceiling >= THRESHOLD
+        if not pushed(m) or ceiling >= THRESHOLD
     ]
 
 
@@ -894,8 +905,8 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
         if sentence
         else set()
     )
-    if sentence and text != said:
-        named |= _named_with_their_cue(said, named, index)
+    cued = _named_with_their_cue(said, named, index) if sentence and text != said else set()
+    named |= cued
     described = described_symptoms(sentence, index) if sentence else set()
     # only when no phrase is said word for word: those are surer, and a sentence names few entries
     retold = paraphrased_entries(sentence, index) if sentence and not named else set()
@@ -905,7 +916,13 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
         retold = retold_beyond(sentence, index, named)
         if retold:
             named = set()
-    guessed = _only_guessed(text, named | described | retold, index) if sentence else set()
+    guessed = (
+        _only_guessed(text, (named | described | retold) - cued, index)
+        # a name that holds the cue blanked in `text` is read in the sentence as written
+        | _only_guessed(said, cued, index)
+        if sentence
+        else set()
+    )
     told = _told_by_an_error(sentence, described - named, named, index) if sentence else set()
     denied = _only_denied(text, named | described | retold, index) if sentence else set()
     # a post about a run that hangs names other problems only in passing
@@ -940,6 +957,8 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
             # stuck, the model learns, and no entry a stuck metric shows is answered from words
             continue
         elif entry.id in guessed:
+            if entry.kind == "error":
+                continue  # an error is known by its message: one asked about was not seen
             if symptoms and shown_otherwise(log, symptoms.get("log_signal") or "", findings):
                 continue  # a guess the log's own numbers deny
             out.append(Match(entry, _GUESSED_SCORE, None, "guess"))
