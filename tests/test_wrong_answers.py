@@ -1357,3 +1357,17 @@ def test_dynamos_from_user_code_block_cut_names_torch_compile(index: Index) -> N
     code:" block dynamo appends to any error it meets while tracing, cut inside its first path.
     Those words alone say the error came from torch.compile."""
     assert _first(_post("held14-018"), index) == "dynamo-compile-error"
+
+
+def test_a_behaviour_told_beside_a_cut_traceback_is_context(index: Index) -> None:
+    """babysor/MockingBird#477 (users14b-097): "因为我自己的模型太过于小了，无法收敛。但是一更换
+    就报错" above a traceback cut inside Adam's step. The crash is the post's problem: the
+    sentence may name the error the cut lost, but a training behaviour it tells is context."""
+    assert _first(_post("users14b-097"), index) is None
+    cut = (
+        "Traceback (most recent call last):\n"
+        '  File "train.py", line 208, in train\n'
+        "    optimizer.step()\n"
+    )
+    assert _first("训练时报错说我显存不够\n" + cut, index) == "cuda-oom"
+    assert _first("因为我自己的模型太过于小了，无法收敛", index) == "loss-not-decreasing"

@@ -113,7 +113,8 @@ _UNSAID = (
 # whose subject is the metric reports what it does and asks the cause ("is the loss not decreasing
 # because of the small batch?"), and one that asks whether what happened is normal ("is it normal
 # that the loss does not decrease?") reports it. In Chinese, "是不是/是否/会不会是/难道是" and
-# what follows in the clause, or "是…吗".
+# what follows in the clause, or "是…吗" ("…么", but not the 么 of 怎么 or 什么: "pytorch 是 cpu
+# 版本怎么办" asks what to do).
 _GUESSED = (
     r"(?im)(?:^|(?<=[.!?]))[^\S\n]*(?:(?:and|so|but|then|or)[^\S\n]+)?"
     r"(?:is|are|was|does|do|did|could|can|might|would|will)[^\S\n]+"
@@ -128,7 +129,7 @@ _GUESSED = (
     r"(?![^\n?]{0,80}?\b(?:loss(?:es)?|acc\w*|memory|gpu|nan|slow\w*)\b)"
     r"[^\S\n]*(?:[a-z-]{2,20}[^\S\n]+){0,3}[a-z-]{4,20}[^\S\n]*\?"
     r"|(?:是不是|是否|会不会是|难道是?|莫非是?)(?!正常|合理|对的)[^\n。！？，,?]{0,15}"
-    r"|(?<![不没])是(?!不是|否|正常|合理|对的)[^\n。！？，,?吗么]{1,8}?了?(?:吗|么)"
+    r"|(?<![不没])是(?!不是|否|正常|合理|对的)[^\n。！？，,?吗么]{1,8}?了?(?:吗|(?<![怎什这那多])么)"
 )
 
 # A problem the post rules out ("this is not a GPU memory problem", "it's not overfitting",
@@ -344,13 +345,11 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         chosen = (root, *chosen)
     foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
     unexplained: list[Error] = []  # the exceptions that stopped the run, which no entry fits
-    cut_unexplained = False  # a traceback cut before its exception line that no frames name
     for err in chosen:
         found = _signature_matches(err, index, trace.text) or _fuzzy_matches(err, index)
         found = found or _frame_matches(err, index)
         if not found and _stopped_the_run(err):
             unexplained.append(err)
-        cut_unexplained = cut_unexplained or (not found and err.is_cut_off)
         if found and foreign is None:
             foreign = from_another_framework(trace.as_pasted)
         if foreign:
@@ -374,7 +373,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
     # a cross_entropy line, is the target
     ranked = sorted(
-        _warnings_last(best.values(), bool(unexplained), cut_unexplained),
+        _warnings_last(best.values(), bool(unexplained), _cut_before_its_message(trace)),
         key=lambda m: (
             -m.score,
             not (m.signature is not None and (m.signature.code or m.signature.beside)),
@@ -404,6 +403,17 @@ def _stated_by_a_check(errors: list[Error], trace: Trace, index: Index) -> list[
     return _narrower_first([Match(entry, _PHRASE_SCORE, err, "phrase") for entry in symptoms])
 
 
+def _cut_before_its_message(trace: Trace) -> bool:
+    """The paste shows a traceback but not the exception it ends with: the run crashed, and
+    the cut took what of. A header with no frame read after it is one too ("Traceback (most
+    recent call last):" then a path cut mid-word)."""
+    if any(err.is_cut_off for err in trace.errors):
+        return True
+    return "Traceback (most recent call last)" in trace.text and not any(
+        err.exc_type and err.kind == "exception" for err in trace.errors
+    )
+
+
 def _stopped_the_run(err: Error) -> bool:
     """An exception of its own, complete: not a warning, not a launcher's or a worker's "a child
     failed", not a traceback cut before its exception line, not the user's Ctrl-C."""
@@ -415,6 +425,14 @@ def _stopped_the_run(err: Error) -> bool:
     )
 
 
+# A warning's words that something failed (CUDA's "Unexpected error from cudaGetDeviceCount()",
+# torchvision's "Failed to load image Python extension"), where most warnings tell a choice or a
+# deprecation: such a warning may be what a traceback cut before its message goes on to show.
+_A_FAILURE = compile_cached(
+    r"(?i)\b(?:errors?|fail(?:ed|s|ure)?|cannot|can't|unable|could not|couldn't|not found)\b"
+)
+
+
 def _warnings_last(
     found: Iterable[Match], unexplained: bool = False, cut: bool = False
 ) -> list[Match]:
@@ -423,11 +441,11 @@ def _warnings_last(
     matches fall below theirs, and out when that is below the threshold. An exception no entry
     explains stopped the run all the same: the warning printed before it is no answer to it (a
     0-dim index warning above "backward_input can only be called in training mode"). Nor is a
-    warning of a silent behaviour (a symptom entry's) an answer to a traceback `cut` before its
-    message: checkpoint's "None of the inputs have requires_grad" above a sampling step's frames
-    (a warning of an error, CUDA's failed initialisation above a Trainer that wants a GPU, may
-    well be). A sentence's phrases do not push a warning down: they may be read from the
-    warning's own words."""
+    warning that tells of no failure an answer to a traceback `cut` before its message:
+    checkpoint's "None of the inputs have requires_grad" above a sampling step's frames,
+    autocast's "CUDA is not available. Disabling" above a Mac's (a warning that something failed,
+    CUDA's initialisation above a Trainer that wants a GPU, may well be). A sentence's phrases do
+    not push a warning down: they may be read from the warning's own words."""
     found = list(found)
     others = [
         m.score
@@ -442,7 +460,7 @@ def _warnings_last(
     def pushed(m: Match) -> bool:
         if m.error is None or m.error.kind != "warning":
             return False
-        return bool(others) or unexplained or (cut and m.entry.kind == "symptom")
+        return bool(others) or unexplained or (cut and not _A_FAILURE.search(m.error.message))
 
     return [
         m if not pushed(m) or m.score <= ceiling else replace(m, score=ceiling)
@@ -889,6 +907,7 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
         text = _PASSED_CHECK.sub("", text)
     if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
         text = _CUDA_ERROR_NOTES.sub("", text)
+    crashed = _cut_before_its_message(trace)
     log = read_training_log(text)
     findings = detect(log)
     learns = learning(log)
@@ -938,6 +957,12 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Ma
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
         elif entry.id not in described and entry.id not in named and entry.id not in retold:
             continue  # the sentence says nothing of it (its patterns are read only when it does)
+        elif crashed and entry.kind == "symptom":
+            # a traceback, cut before its message, says the run crashed: the sentence may name
+            # the error it lost ("报错说我显存不够"), but a training behaviour it tells is context
+            # ("我自己的模型太小，无法收敛", then the crash on another model), as a whole
+            # traceback's is, whose sentence is not read at all
+            continue
         elif entry.id in denied:
             continue  # named only where the text rules it out: scored as if not named
         elif entry.id in aside:
