@@ -369,3 +369,27 @@ def test_a_loggers_record_below_an_exception_is_no_line_of_its_message() -> None
         "2024-01-01 10:00:00 ERROR CUDA kernel errors might be asynchronously reported\n"
     ).errors
     assert "asynchronously reported" in logged[-1].message
+
+
+def test_a_double_spaced_traceback_keeps_its_source_lines() -> None:
+    """A paste with a blank line after every line (pytorch/pytorch's old launcher, a post
+    copied from a console): each frame keeps the source line below the blank, and a message the
+    post left out ("[...]") is no message."""
+    path = REAL / "read15" / "distributed-launch-calledprocesserror-cut.txt"
+    text = "\n".join(
+        line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith("# ")
+    )
+    err = parse(text).errors[-1]
+    assert (err.frames[-1].line or "").startswith("raise subprocess.CalledProcessError(")
+    assert (err.frames[0].line or "").startswith("return _run_code(")
+    assert err.says_nothing
+    # a frame with no source line is not given the next frame's
+    plain = parse(
+        "Traceback (most recent call last):\n"
+        '  File "<frozen importlib._bootstrap>", line 219, in _call_with_frames_removed\n'
+        "\n"
+        '  File "train.py", line 3, in <module>\n'
+        "    import torch\n"
+        "ImportError: boom\n"
+    ).errors[-1]
+    assert plain.frames[0].line is None and plain.frames[1].line == "import torch"

@@ -189,7 +189,9 @@ class Frame:
         return not _LIBRARY_PATH.search(self.filename.replace("\\\\", "\\"))
 
 
-_STR_FAILED = "<exception str() failed>"
+# What stands where a message would: none, Python's text for an exception whose own __str__
+# failed, or the mark a post puts where it left the rest out.
+_NO_MESSAGE = frozenset(("", "<exception str() failed>", "[...]", "[…]", "...", "…"))
 
 
 @dataclass(frozen=True)
@@ -221,8 +223,9 @@ class Error:
     @property
     def says_nothing(self) -> bool:
         """An exception printed with no message, or with the one Python prints for an exception
-        whose own __str__ failed (soundfile's LibsndfileError, for a code it has no text for)."""
-        return self.exc_type is not None and self.message.strip() in ("", _STR_FAILED)
+        whose own __str__ failed (soundfile's LibsndfileError, for a code it has no text for), or
+        with the rest left out by the post ("[...]")."""
+        return self.exc_type is not None and self.message.strip() in _NO_MESSAGE
 
     @property
     def is_cut_off(self) -> bool:
@@ -505,6 +508,11 @@ def _read_traceback(
         if m:
             source = m.group("src")
             nxt = lines[i + 1] if i + 1 < len(lines) else ""
+            after = lines[i + 2] if i + 2 < len(lines) else ""
+            double_spaced = not nxt.strip() and not _FRAME.match(after) and _is_source_line(after)
+            if source is None and double_spaced:
+                i += 1  # a paste with a blank line after every line of the traceback
+                nxt = after
             if source is None and _is_source_line(nxt):
                 source = nxt.strip()
                 i += 1
