@@ -14,7 +14,8 @@ from diagnoser.text.match import diagnose
 from .test_kb import _broken_copy
 from .test_real import _read
 
-TRUNCATED = Path(__file__).parent / "data" / "real" / "truncated"
+REAL = Path(__file__).parent / "data" / "real"
+TRUNCATED = REAL / "truncated"
 
 
 def test_a_cut_traceback_is_matched_by_its_frames_below_any_message_hit(index: Index) -> None:
@@ -110,6 +111,8 @@ def test_frames_that_do_not_re_raise_stay_quiet_under_a_message(index: Index) ->
         (TRUNCATED / "torch213-weights-only.txt", "frames"),
         (WORKER / "torch213-str-failed.txt", "frames_bare"),
         (WORKER / "torch04-typeerror-han.txt", "frames_wrapped"),
+        # the post put "[...]" where the message was: left out, not absent
+        (REAL / "read15" / "distributed-launch-calledprocesserror-cut.txt", "frames"),
     ],
 )
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -382,7 +382,7 @@ def test_a_double_spaced_traceback_keeps_its_source_lines() -> None:
     err = parse(text).errors[-1]
     assert (err.frames[-1].line or "").startswith("raise subprocess.CalledProcessError(")
     assert (err.frames[0].line or "").startswith("return _run_code(")
-    assert err.says_nothing
+    assert err.says_nothing and err.message_left_out
     # a frame with no source line is not given the next frame's
     plain = parse(
         "Traceback (most recent call last):\n"

@@ -124,9 +124,9 @@ UI: dict[str, dict[str, str]] = {
         "zh": "（没有完全匹配的已知报错措辞，这是最接近的条目）",
     },
     "frames": {
-        "en": "(the paste ends before the error message; recognised from the library calls in "
-        "its traceback)",
-        "zh": "（贴的内容在报错信息之前就断了；这是根据 traceback 里经过的库函数判断的）",
+        "en": "(the paste does not show the error message; recognised from the library calls "
+        "in its traceback)",
+        "zh": "（贴的内容里没有报错信息；这是根据 traceback 里经过的库函数判断的）",
     },
     "frames_bare": {
         "en": "(the exception carries no message; recognised from the library calls in its "

@@ -58,9 +58,9 @@ def _where_markdown(frame: Frame) -> str:
 
 
 def _frames_note(m: Match) -> str:
-    """Why frames answered: the message is cut off, the exception has none, or it is the message
-    of an error the frames re-raised (which no entry knows)."""
-    if m.error is None or not m.error.exc_type:
+    """Why frames answered: the message is cut off (or left out by the post), the exception has
+    none, or it is the message of an error the frames re-raised (which no entry knows)."""
+    if m.error is None or not m.error.exc_type or m.error.message_left_out:
         return "frames"
     return "frames_bare" if m.error.says_nothing else "frames_wrapped"
 

@@ -189,9 +189,10 @@ class Frame:
         return not _LIBRARY_PATH.search(self.filename.replace("\\\\", "\\"))
 
 
-# What stands where a message would: none, Python's text for an exception whose own __str__
-# failed, or the mark a post puts where it left the rest out.
-_NO_MESSAGE = frozenset(("", "<exception str() failed>", "[...]", "[…]", "...", "…"))
+# The mark a post puts where it left the rest out, and what else stands where a message would:
+# none, or Python's text for an exception whose own __str__ failed.
+_LEFT_OUT = frozenset(("[...]", "[…]", "...", "…"))
+_NO_MESSAGE = frozenset(("", "<exception str() failed>", *_LEFT_OUT))
 
 
 @dataclass(frozen=True)
@@ -226,6 +227,11 @@ class Error:
         whose own __str__ failed (soundfile's LibsndfileError, for a code it has no text for), or
         with the rest left out by the post ("[...]")."""
         return self.exc_type is not None and self.message.strip() in _NO_MESSAGE
+
+    @property
+    def message_left_out(self) -> bool:
+        """The post put "[...]" where the exception's message was."""
+        return self.message.strip() in _LEFT_OUT
 
     @property
     def is_cut_off(self) -> bool:
