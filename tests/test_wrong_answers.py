@@ -1337,12 +1337,12 @@ def test_an_error_only_asked_about_is_not_answered(index: Index) -> None:
     assert _first("是不是过拟合了？", index) == "overfitting"
 
 
-def test_a_silent_behaviours_warning_is_no_answer_to_a_cut_traceback(index: Index) -> None:
+def test_a_warning_of_no_failure_is_no_answer_to_a_cut_traceback(index: Index) -> None:
     """victorchall/EveryDream2trainer#79 (held14-017): torch.utils.checkpoint's "None of the
     inputs have requires_grad=True" printed before a sampling step whose traceback the post cuts
-    at its frames. A warning of a silent behaviour explains no crash; a warning of an error may
-    (tests/data/real/known7/mask3d-lightning-cuda-accelerator-304.txt keeps CUDA's failed
-    initialisation above a cut traceback)."""
+    at its frames. A warning that tells of no failure explains no crash; a warning that something
+    failed may (tests/data/real/known7/mask3d-lightning-cuda-accelerator-304.txt keeps CUDA's
+    failed initialisation above a cut traceback). Alone, the warning is still its entry's."""
     assert _first(_post("held14-017"), index) is None
     warning = (
         "/usr/lib/python3.11/site-packages/torch/utils/checkpoint.py:238: UserWarning: None of the "
