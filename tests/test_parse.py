@@ -349,15 +349,17 @@ def test_only_the_same_words_count_as_a_restatement() -> None:
     assert parse(short).errors[0].message == "Error"
 
 
+def _pasted(name: str) -> str:
+    """A real paste under tests/data/real without its `# source:` / `# expect:` header."""
+    lines = (REAL / name).read_text(encoding="utf-8").split("\n")
+    return "\n".join(line for line in lines if not line.startswith("# "))
+
+
 def test_a_loggers_record_below_an_exception_is_no_line_of_its_message() -> None:
     """torchrun (torch 2.13, captured) prints the agent's glog records right below the child's
     exception line, with no blank line between: the records, their prefixes stripped, are no
     part of the child's message, and the launcher's own line stays an error of its own."""
-    path = Path(__file__).parent / "data/real/read15/torchrun213-child-error-then-agent-records.txt"
-    text = "\n".join(
-        line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith("# ")
-    )
-    errors = parse(text).errors
+    errors = parse(_pasted("read15/torchrun213-child-error-then-agent-records.txt")).errors
     assert (errors[0].exc_type, errors[0].message) == (
         "AttributeError",
         "'Namespace' object has no attribute 'noplots'",
@@ -375,11 +377,7 @@ def test_a_double_spaced_traceback_keeps_its_source_lines() -> None:
     """A paste with a blank line after every line (pytorch/pytorch's old launcher, a post
     copied from a console): each frame keeps the source line below the blank, and a message the
     post left out ("[...]") is no message."""
-    path = REAL / "read15" / "distributed-launch-calledprocesserror-cut.txt"
-    text = "\n".join(
-        line for line in path.read_text(encoding="utf-8").split("\n") if not line.startswith("# ")
-    )
-    err = parse(text).errors[-1]
+    err = parse(_pasted("read15/distributed-launch-calledprocesserror-cut.txt")).errors[-1]
     assert (err.frames[-1].line or "").startswith("raise subprocess.CalledProcessError(")
     assert (err.frames[0].line or "").startswith("return _run_code(")
     assert err.says_nothing and err.message_left_out
