@@ -21,6 +21,7 @@ def _post(post_id: str) -> str:
         "held4": "heldout4",
         "held5": "heldout5",
         "held14": "heldout14",
+        "held15": "heldout15",
     }.get(post_id.rsplit("-", 1)[0], "dev")
     return next(p.text for p in posts(part=part) if p.id == post_id)
 
@@ -1371,3 +1372,41 @@ def test_a_behaviour_told_beside_a_cut_traceback_is_context(index: Index) -> Non
     )
     assert _first("训练时报错说我显存不够\n" + cut, index) == "cuda-oom"
     assert _first("因为我自己的模型太过于小了，无法收敛", index) == "loss-not-decreasing"
+
+
+def test_a_settings_comment_in_a_printed_config_is_not_the_user_speaking(index: Index) -> None:
+    """karpathy/nanoGPT#477 (held15-010): train.py prints its config, comments and all, and the
+    excerpt is cut inside it; "eval_interval = 250 # keep frequent because we'll overfit" is the
+    config author's note, not a report of overfitting. The same words said by the user are."""
+    assert _first(_post("held15-010"), index) is None
+    assert _first("keep frequent because we'll overfit", index) == "overfitting"
+    assert _first("eval_interval = 250 # keep frequent because we'll overfit", index) is None
+
+
+def test_a_nonfinite_grad_norm_the_run_recovers_from_is_no_explosion(index: Index) -> None:
+    """mit-han-lab/bevfusion#124 (held15-018): mmdet3d logs `grad_norm: nan` at iteration 50
+    (fp16's dynamic loss scale skipping the step), then 28.4 and 23.1, and a traceback cut before
+    its error. A norm that turns finite again has not blown up; one still non-finite at the end
+    has."""
+    post = _post("held15-018")
+    assert _first(post, index) is None
+    log = post[post.index("2022-09-01") : post.index("Traceback")]
+    assert _first(log, index) is None
+    last_nan = log.replace("grad_norm: 23.0907", "grad_norm: nan")
+    assert _first(last_nan, index) == "gradient-explosion"
+
+
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [
+        # a two-word title, training and NaN, over a Trainer's arguments
+        ("held15-012", "nan-loss"),
+        # torch.distributed.elastic's "failed (exitcode: -6) local rank: 1", run through a
+        # translator (spaces after the dots, "local rank")
+        ("held15-015", "torchrun-child-failed"),
+        # "电脑没有内存了": the machine ran out of memory, said as a state
+        ("held15-020", "cuda-oom"),
+    ],
+)
+def test_heldout15s_wordings(post_id: str, family: str, index: Index) -> None:
+    assert _first(_post(post_id), index) == family

@@ -106,6 +106,10 @@ _UNSAID = (
     # None; a sentence's own clause ("if I print p.grad, it is None") may be
     r"|(?m:^[^\S\n]*(?:if|elif|while|assert)[^\S\n]+(?:not[^\S\n]+)?[\w.\[\]'\"()]{1,80}"
     r"[^\S\n]+is[^\S\n]+(?:not[^\S\n]+)?none\b[^\n]{0,120})"
+    # a setting with its comment, from a printed config ("eval_interval = 250 # keep frequent
+    # because we'll overfit", "lr: 0.1  # nan above this"): the config's author wrote it
+    r"|(?m:^[^\S\n]*[a-z_][\w.\[\]'\"]{0,60}[^\S\n]*[=:][^\S\n]*[^\s#][^\n#]{0,160}"
+    r"[^\S\n]#[^\n]*)"
 )
 
 # The guess is the question's predicate: an auxiliary and its subject at the start of a sentence
@@ -895,7 +899,9 @@ _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
 # Symptoms of a whole run ("the loss is 0 from the start"): a log that reads the loss often enough
 # and does not show it denies it, even where a sentence (or one of the log's own lines, "epoch 3
 # loss: 0.0, acc: 1.0" after losses that fell) says it. An event (a nan) may come after the paste.
-_WHOLE_RUN = frozenset({"zero"})
+# So may an explosion, but a log's own "grad_norm: nan" between finite norms is a step that
+# fp16's loss scaling skipped, which the norms read as a series show for what it is.
+_WHOLE_RUN = frozenset({"zero", "grad-explodes"})
 # A sentence is its first few thousand characters: a few dozen warnings at most are printed there.
 _MAX_WARNINGS_BLANKED = 50
 _MIN_WARNING_BLANKED = 20
