@@ -367,7 +367,9 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     has_exception = any(
         (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
     )
-    for m in _symptom_matches(trace, index, has_exception):
+    # a traceback cut before its message: the run crashed, but the paste lost why
+    crashed = _cut_before_its_message(trace)
+    for m in _symptom_matches(trace, index, has_exception, crashed):
         keep(m)
     for m in _stated_by_a_check(unexplained, trace, index):
         keep(m)
@@ -377,7 +379,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
     # a cross_entropy line, is the target
     ranked = sorted(
-        _warnings_last(best.values(), bool(unexplained), _cut_before_its_message(trace)),
+        _warnings_last(best.values(), bool(unexplained), crashed),
         key=lambda m: (
             -m.score,
             not (m.signature is not None and (m.signature.code or m.signature.beside)),
@@ -907,13 +909,12 @@ _MAX_WARNINGS_BLANKED = 50
 _MIN_WARNING_BLANKED = 20
 
 
-def _symptom_matches(trace: Trace, index: Index, has_exception: bool) -> list[Match]:
+def _symptom_matches(trace: Trace, index: Index, has_exception: bool, crashed: bool) -> list[Match]:
     text = trace.text
     if "✓" in text:
         text = _PASSED_CHECK.sub("", text)
     if "CUDA_LAUNCH_BLOCKING" in text or "TORCH_USE_CUDA_DSA" in text:
         text = _CUDA_ERROR_NOTES.sub("", text)
-    crashed = _cut_before_its_message(trace)
     log = read_training_log(text)
     findings = detect(log)
     learns = learning(log)
