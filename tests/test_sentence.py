@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from diagnoser.knowledge.anchor import literal_choices
 from diagnoser.knowledge.index import Index
+from diagnoser.text.match import diagnose
 from diagnoser.text.sentence import described_symptoms, named_entries
 from diagnoser.text.symptoms import normalise
 
@@ -114,3 +115,24 @@ def test_a_phrase_is_named_with_or_without_small_words_between(
     """Users put articles and auxiliaries between a phrase's words ("the worker gets killed"):
     left out of both sides, the phrase "dataloader worker killed" is still said."""
     assert ("dataloader-worker-killed" in named_entries(sentence, index)) is named
+
+
+@pytest.mark.parametrize(
+    ("sentence", "family"),
+    [
+        ("torch can't find my GPU", "no-cuda-gpus"),
+        ("pytorch doesn't detect the gpu", "no-cuda-gpus"),
+        ("torch识别不到显卡", "no-cuda-gpus"),
+        ("pytorch用不了gpu", "no-cuda-gpus"),
+        ("我知道错误了，电脑没有内存了", "cuda-oom"),
+        ("提示没有torch这个模块", "module-not-found-torch"),
+        ("报错说数据类型不匹配", "dtype-mismatch"),
+    ],
+)
+def test_a_known_error_told_in_users_words_finds_its_entry(
+    sentence: str, family: str, index: Index
+) -> None:
+    """The error named in the words users say it with, without its message: a GPU torch does not
+    see in other verbs than "cannot see", memory "没有了", a module "没有…这个模块"."""
+    best = diagnose(sentence, index).best
+    assert best is not None and best.entry.id == family
