@@ -190,6 +190,53 @@ def test_pytest_failure_report(family: str, index: Index, tmp_path: Path) -> Non
     assert Path(best.error.where.filename).name == path.name
 
 
+_FAILING_BACKEND = """
+import torch
+
+def failing_backend(gm, example_inputs):
+    raise RuntimeError("backend could not compile this graph")
+
+def step(x):
+    return torch.sin(x) + 1
+
+def test_compiled_step():
+    torch.compile(step, backend=failing_backend)(torch.randn(4))
+"""
+
+
+def test_a_pytest_report_cut_before_its_error_is_read_from_its_frames(
+    index: Index, tmp_path: Path
+) -> None:
+    """pytest's short report ("file.py:6: in step", the source line below) of torch.compile
+    failing, pasted without its "E   ..." lines (as NixOS/nixpkgs#420372 cut it): a traceback cut
+    before its exception, whose frames say where it failed, dynamo's here. Cut right below
+    eval_frame's re-raise of a backend's failure (torch >= 2.6 hides the frames under it), that
+    frame alone says so. pytest's banners, between rules, are no message."""
+    (tmp_path / "test_compile.py").write_text(_FAILING_BACKEND)
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--tb=short"]
+    report = _run_tool([*args, "test_compile.py"], "", tmp_path)
+    assert "\nE   torch._dynamo.exc.BackendCompilerFailed" in report
+    # the session's banner is no message: its rules resembled torchrun's failure table
+    assert report.startswith("=") and "test session starts" in report.split("\n", 1)[0]
+    assert diagnose(report.split("\n", 1)[0], index).best is None
+    cut = report[: report.index("\nE   ")]
+    err = parse(cut).errors[-1]
+    assert err.is_cut_off and err.frames[0] == Frame(
+        "test_compile.py",
+        11,
+        "test_compiled_step",
+        "torch.compile(step, backend=failing_backend)(torch.randn(4))",
+    )
+    best = diagnose(cut, index).best
+    assert best is not None and best.entry.id == "dynamo-compile-error"
+    assert best.method == "frames"
+    reraise = "raise e.remove_dynamo_frames() from None"
+    at_the_reraise = report[: report.index("\n", report.index(reraise))]
+    assert parse(at_the_reraise).errors[-1].frames[-1].line.startswith(reraise)
+    best = diagnose(at_the_reraise, index).best
+    assert best is not None and best.entry.id == "dynamo-compile-error"
+
+
 def test_torchrun_rank_failure_is_the_root(index: Index, tmp_path: Path) -> None:
     """Two CPU ranks under torchrun; rank 1 fails. Its own error comes first."""
     path = reproductions_dir() / "shape-matmul.py"

@@ -531,6 +531,10 @@ def _code_fits(code: re.Pattern[str], err: Error) -> bool:
     return any(line and code.search(line) for line in lines)
 
 
+# A heading set between two rules: its rules' characters resemble any example that prints a rule
+_BANNER = r"^[=_*#-]{3,} [^\n]{1,80}? [=_*#-]{3,}$"
+
+
 def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     from .mask import key_tokens, mask, squash
 
@@ -540,6 +544,8 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
     keys, squashed = key_tokens(masked), squash(masked)
     if len(squashed) < 12:  # a rule of "=====" is no message
         return []
+    if compile_cached(_BANNER).match(masked):
+        return []  # nor is a heading between rules (pytest's "=== test session starts ===")
     codes = _error_codes(err.message)
     examples = _indexed_examples(index)
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity

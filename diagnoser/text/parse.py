@@ -329,7 +329,11 @@ def parse(text: str) -> Trace:
         located = _PYTEST_FRAME.match(line)
         if located:
             name = located.group("name") or ""
-            pytest_frames.append(Frame(located.group("file"), int(located.group("line")), name))
+            # the short report ("file.py:6: in step") puts the frame's source line below it
+            below = lines[i + 1] if name and i + 1 < len(lines) else ""
+            source = below.strip() if below[:1] in (" ", "\t") else None
+            frame = Frame(located.group("file"), int(located.group("line")), name, source or None)
+            pytest_frames.append(frame)
             i += 1
             continue
         if _IGNORED.match(line):
@@ -359,6 +363,10 @@ def parse(text: str) -> Trace:
             found[0] = _replace(found[0], frames=tuple(pytest_frames))
             pytest_frames = []
         errors.extend(_tagged(e, kind) if e.kind == "exception" else e for e in found)
+    if pytest_frames and not any(e.exc_type for e in errors):
+        # pytest's report cut before its "E   ..." lines: a traceback cut before its exception
+        errors.append(Error(None, pytest_frames[-1].line or "", tuple(pytest_frames)))
+        headerless = True
     if not errors and text.strip():
         errors.append(Error(None, text.strip()[:MAX_MESSAGE]))
     elif not any(e.exc_type for e in errors) and (headerless or all(e.is_cut_off for e in errors)):
