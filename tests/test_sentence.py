@@ -127,6 +127,7 @@ def test_a_phrase_is_named_with_or_without_small_words_between(
         ("我知道错误了，电脑没有内存了", "cuda-oom"),
         ("提示没有torch这个模块", "module-not-found-torch"),
         ("报错说数据类型不匹配", "dtype-mismatch"),
+        ("换了以后会报错tensor类型不匹配这是为啥呀", "dtype-mismatch"),
         ("import torch 失败", "module-not-found-torch"),
         ("Out of GPU memory when training with batch size 16", "cuda-oom"),
         ("驱动版本太低", "driver-too-old"),
