@@ -1410,3 +1410,11 @@ def test_a_nonfinite_grad_norm_the_run_recovers_from_is_no_explosion(index: Inde
 )
 def test_heldout15s_wordings(post_id: str, family: str, index: Index) -> None:
     assert _first(_post(post_id), index) == family
+
+
+def test_a_training_loops_own_nan_check_is_a_nan_loss(index: Index) -> None:
+    """justanhduc/graphx-conv#14 (users15-059): neuralnet_pytorch's monitor stops the run with
+    `ValueError: NaN or Inf encountered. Training failed!`. No entry knows the library's wording,
+    but a check that stops training on a NaN states the symptom; said by a user it is one too."""
+    assert _first(_post("users15-059"), index) == "nan-loss"
+    assert _first("NaN detected at step 1200, training stopped", index) == "nan-loss"
