@@ -27,6 +27,8 @@ SAID = [
     ("loss-not-decreasing", "the loss stops decreasing after epoch 5"),
     ("loss-not-decreasing", "my loss stopped going down after 10 epochs"),
     ("loss-not-decreasing", "Why can't my training loss decrease with ArcFace?"),
+    # "一直降" is the loss falling, but "一直降不下来" is one that will not come down
+    ("loss-not-decreasing", "loss一直降不下来"),
     ("slow-training-dataloader", "GPU using rate is very low"),
     ("slow-training-dataloader", "my gpu using rate is only 20%, how to speed up training"),
     ("loss-not-decreasing", "the loss values are stable, the model don't learn"),
