@@ -130,6 +130,7 @@ def test_a_phrase_is_named_with_or_without_small_words_between(
         ("换了以后会报错tensor类型不匹配这是为啥呀", "dtype-mismatch"),
         ("import torch 失败", "module-not-found-torch"),
         ("提示安装torch，但是已经安装成功了", "module-not-found-torch"),
+        ("高版本的torch报错未发现torch._six", "torch-private-api-removed"),
         ("Out of GPU memory when training with batch size 16", "cuda-oom"),
         ("驱动版本太低", "driver-too-old"),
         ("显卡算力不支持", "no-kernel-image"),

@@ -1418,3 +1418,16 @@ def test_a_training_loops_own_nan_check_is_a_nan_loss(index: Index) -> None:
     but a check that stops training on a NaN states the symptom; said by a user it is one too."""
     assert _first(_post("users15-059"), index) == "nan-loss"
     assert _first("NaN detected at step 1200, training stopped", index) == "nan-loss"
+
+
+def test_torch_six_imported_from_torch_is_the_removed_private_module(index: Index) -> None:
+    """`from torch import _six` in torch >= 2.0: Python's "cannot import name '_six' from
+    'torch'", run on the torch installed here rather than typed."""
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", "from torch import _six"], capture_output=True, text=True
+    )
+    assert "cannot import name '_six' from 'torch'" in run.stderr
+    assert _first(run.stderr, index) == "torch-private-api-removed"
