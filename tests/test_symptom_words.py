@@ -29,6 +29,10 @@ SAID = [
     ("loss-not-decreasing", "Why can't my training loss decrease with ArcFace?"),
     # "一直降" is the loss falling, but "一直降不下来" is one that will not come down
     ("loss-not-decreasing", "loss一直降不下来"),
+    # a classifier settled on one answer, and "fails to learn"
+    ("loss-not-decreasing", "the model always predicts the same class"),
+    ("loss-not-decreasing", "模型只预测同一个类别"),
+    ("loss-not-decreasing", "Model fails to learn"),
     ("slow-training-dataloader", "GPU using rate is very low"),
     ("slow-training-dataloader", "my gpu using rate is only 20%, how to speed up training"),
     ("loss-not-decreasing", "the loss values are stable, the model don't learn"),
@@ -1384,3 +1388,16 @@ def test_a_negation_that_is_the_complaint_still_names_it(
 ) -> None:
     best = diagnose(said, index).best
     assert best is not None and best.entry.id == family, said
+
+
+def test_a_network_written_without_a_framework_is_not_pytorchs(index: Index) -> None:
+    """A network the user wrote in NumPy ("without any deep learning library", stats.stackexchange
+    550353, in tests/data/real/foreign3) that settles on one class: the symptom is said, but none
+    of PyTorch's causes and fixes are its."""
+    said = "the model always predicts the same class for all test samples"
+    assert diagnose(said, index).best is not None
+    for program in (
+        "I built a neural network in python without any deep learning library. ",
+        "My network is written in pure numpy. ",
+    ):
+        assert diagnose(program + said, index).best is None

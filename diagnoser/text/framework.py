@@ -149,6 +149,15 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
     ),
     # JAX's NumPy, Flax, and JAX named in prose ("I ran into this issue before with Jax 0.4.13")
     (("jnp.", "flax", "jax"), r"(?i)\bjnp\.\w|\bflax\b|\bjax\b"),
+    # a network written with no framework at all ("a classification neural network using python
+    # without any deep learning library", "from scratch in pure NumPy"): its bugs are its own
+    (
+        ("without", "numpy"),
+        r"(?i)\bwithout[^\S\n]+(?:using[^\S\n]+)?(?:any[^\S\n]+)?"
+        r"(?:deep[- ]learning|machine[- ]learning|ml|dl|neural[- ]network)[^\S\n]+"
+        r"(?:librar(?:y|ies)|frameworks?|packages?)\b"
+        r"|\b(?:pure|only|just)[^\S\n]+numpy\b|\bnumpy[^\S\n]+only\b",
+    ),
     (
         # Darknet, YOLO's C framework: named ("train YOLOv3 using darknet", "./darknet detector
         # train", darkflow its TensorFlow port; not Darknet-53, the backbone PyTorch ports build,
