@@ -5,10 +5,14 @@ must keep their answer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from diagnoser.knowledge.index import Index
 from diagnoser.text.match import _named_before, diagnose
+
+REAL = Path(__file__).parent / "data" / "real"
 
 
 def _post(post_id: str) -> str:
@@ -1431,3 +1435,24 @@ def test_torch_six_imported_from_torch_is_the_removed_private_module(index: Inde
     )
     assert "cannot import name '_six' from 'torch'" in run.stderr
     assert _first(run.stderr, index) == "torch-private-api-removed"
+
+
+def test_a_message_cut_at_either_end_as_titles_cut_it(index: Index) -> None:
+    """The allocator's second sentence alone ("Tried to allocate 1.62 GiB", from a real paste),
+    and the unsupported-GPU warning cut before its end or after its start, as issue titles cut
+    them; the CPU allocator's "you tried to allocate" stays host RAM's."""
+    oom = (REAL / "zh-errors" / "ssd-gpu-memory-not-enough.txt").read_text(encoding="utf-8")
+    start = oom.index("Tried to allocate")
+    tried = oom[start : oom.index("(", start)].strip()
+    best = diagnose(tried, index).best
+    assert best is not None and best.entry.id == "cuda-oom"
+    assert best.values.get("requested") == "1.62 GiB"
+    warning = next(e for e in index.by_id["no-kernel-image"].examples if "sm_120" in e)
+    warning = warning.split("\n", 1)[0]
+    for cut in (warning[: warning.index(" with the current")], warning[warning.index("sm_") :]):
+        best = diagnose(cut, index).best
+        assert best is not None and best.entry.id == "no-kernel-image", cut
+        assert best.values.get("sm") == "120"
+    cpu = "DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes."
+    best = diagnose(cpu, index).best
+    assert best is not None and "requested" not in best.values
