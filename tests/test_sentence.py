@@ -131,6 +131,8 @@ def test_a_phrase_is_named_with_or_without_small_words_between(
         ("import torch 失败", "module-not-found-torch"),
         ("提示安装torch，但是已经安装成功了", "module-not-found-torch"),
         ("高版本的torch报错未发现torch._six", "torch-private-api-removed"),
+        ("PyTorch version is too old for this repo", "torch-version-too-old"),
+        ("运行报错，说需要更高版本的torch", "torch-version-too-old"),
         ("Out of GPU memory when training with batch size 16", "cuda-oom"),
         ("驱动版本太低", "driver-too-old"),
         ("显卡算力不支持", "no-kernel-image"),
