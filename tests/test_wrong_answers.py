@@ -1456,3 +1456,18 @@ def test_a_message_cut_at_either_end_as_titles_cut_it(index: Index) -> None:
     cpu = "DefaultCPUAllocator: not enough memory: you tried to allocate 1073741824 bytes."
     best = diagnose(cpu, index).best
     assert best is not None and "requested" not in best.values
+
+
+def test_torchs_dll_named_in_a_cut_title_is_windows_dll_load(index: Index) -> None:
+    """torch/__init__.py's 'Error loading "...\\torch\\lib\\fbgemm.dll" or one of its
+    dependencies', cut as titles cut it: before its "or one of its dependencies", and down to
+    the DLL's name. A DLL of torch's lib folder, or one of torch's own by name, is enough; the
+    paging file's WinError 1455 stays its own."""
+    real = (REAL / "zh-errors" / "starrail-fbgemm-amd.txt").read_text(encoding="utf-8")
+    start = real.index('Error loading "')
+    quoted = real[start : real.index('"', start + len('Error loading "')) + 1]
+    for cut in (quoted, "Error loading " + quoted.rsplit("\\", 1)[-1].rstrip('"')):
+        best = diagnose(cut, index).best
+        assert best is not None and best.entry.id == "windows-dll-load", cut
+        assert best.values.get("dll") == "fbgemm.dll"
+    assert _first("OSError: [WinError 1455] " + quoted, index) == "windows-pagefile-too-small"
