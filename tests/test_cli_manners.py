@@ -30,6 +30,13 @@ def _env(**extra: str) -> dict[str, str]:
     return {**env, "LANG": "C.UTF-8", "NO_COLOR": "1", **extra}
 
 
+def _default_sigint() -> None:
+    """In the child before it runs the command: Ctrl-C as a user's terminal delivers it. A suite
+    started in the background by a non-interactive shell inherits SIGINT ignored (POSIX), and so
+    would the command, which Python then never interrupts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Terminal:
     """`python -m diagnoser ARGS` with a pseudo-terminal as stdin, stdout and stderr."""
 
@@ -43,6 +50,7 @@ class Terminal:
             import termios
 
             fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+            _default_sigint()
             os.execve(sys.executable, [sys.executable, "-m", "diagnoser", *args], env or _env())
         self.seen = b""
         self.status: int | None = None
@@ -142,6 +150,7 @@ def test_sigint_while_reading_a_pipe_exits_130_quietly() -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=_env(),
+        preexec_fn=_default_sigint,
     )
     assert proc.stdin is not None
     proc.stdin.write(b"RuntimeError: CUDA out of memory.\n")
