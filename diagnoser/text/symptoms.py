@@ -101,11 +101,10 @@ def _layer_grads_huge(log: TrainingLog) -> Finding | None:
 def _grad_explodes(log: TrainingLog) -> Finding | None:
     points = log.series.get("grad_norm", [])
     good = finite(points)
-    nonfinite = next((p for p in points if not math.isfinite(p.value)), None)
-    if points and math.isfinite(points[-1].value):
-        # Dynamic loss scaling (AMP's GradScaler, mmcv's fp16 hook) logs an inf or nan norm for
-        # each step it skips and trains on: only a norm still non-finite at the end blew up.
-        nonfinite = None
+    # Dynamic loss scaling (AMP's GradScaler, mmcv's fp16 hook) logs an inf or nan norm for each
+    # step it skips and trains on: only a norm still non-finite at the end blew up.
+    recovered = bool(points) and math.isfinite(points[-1].value)
+    nonfinite = None if recovered else next((p for p in points if not math.isfinite(p.value)), None)
     if len(points) < 2 or not good:
         return _layer_grads_huge(log) or _exploded_to_chance(log)
     first, peak = good[0], max(good, key=lambda p: p.value)
