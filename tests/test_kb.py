@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from diagnoser.knowledge.anchor import literal_choices
+from diagnoser.knowledge.anchor import literal_choices, upper_case_literals
 from diagnoser.knowledge.index import Index, kb_dir, reproductions_dir
 from diagnoser.knowledge.schema import Entry, KBError, Text, load_entry, load_kb
 from diagnoser.text.match import diagnose
@@ -249,3 +249,29 @@ def test_a_bad_code_regex_names_its_field(tmp_path: Path) -> None:
     kb = _broken_copy(tmp_path, entry_id, {"signatures": sigs})
     with pytest.raises(KBError, match=r"signatures\[0\]\.code: missing \)"):
         load_kb(kb)
+
+
+def test_an_upper_case_letter_in_a_sentence_pattern_names_its_field(tmp_path: Path) -> None:
+    """Sentences are matched lower-cased: "GPU" in a symptom pattern could never match (it
+    hid two of the DDP entries' Chinese patterns whenever a user wrote "gpu" or "GPU")."""
+    entry = next(e for e in ENTRIES if e.symptoms and e.symptoms.patterns)
+    symptoms = {"patterns": ["各(?:卡|GPU)上的参数不一致"]}
+    kb = _broken_copy(tmp_path, entry.id, {"symptoms": symptoms})
+    with pytest.raises(KBError, match=r"\.yaml: symptoms\.patterns: .*holds 'GPU': .*lower case"):
+        load_entry(kb / f"{entry.id}.yaml")
+    symptoms = {"patterns": ["(?i)各(?:卡|GPU)上的参数不一致", r"\bgpus?\b\S+\W"]}
+    kb = _broken_copy(tmp_path / "ok", entry.id, {"symptoms": symptoms})
+    assert load_entry(kb / f"{entry.id}.yaml").symptoms
+
+
+@pytest.mark.parametrize(
+    ("pattern", "upper"),
+    [
+        (r"(?:ddp|DDP)\s+hangs", "DDP"),
+        (r"each\s+time\s+I\s+test", "I"),
+        (r"(?<!X)loss", "X"),
+        (r"[A-Z]\w+\S\W\D\B(?P<Name>x)(?P=Name)", ""),
+    ],
+)
+def test_upper_case_literals_are_the_letters_a_match_must_hold(pattern: str, upper: str) -> None:
+    assert "".join(upper_case_literals(pattern)) == upper

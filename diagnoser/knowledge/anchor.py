@@ -32,6 +32,32 @@ def literal_choices(pattern: str) -> frozenset[str]:
     return _most_telling(_choices(sre_parse.parse(pattern)))
 
 
+def upper_case_literals(pattern: str) -> list[str]:
+    """The upper-case letters a match of the pattern must contain literally: none can match a
+    lower-cased text (a sentence as symptoms.normalise leaves it), unless the pattern ignores
+    case itself."""
+    parsed = sre_parse.parse(pattern)
+    if parsed.state.flags & 2:  # re.IGNORECASE, set inline: "(?i)"
+        return []
+    return _upper_case(parsed)
+
+
+def _upper_case(parsed: Any) -> list[str]:
+    found = []
+    for op, arg in parsed:
+        name = str(op)
+        if name == "LITERAL":
+            found += [chr(arg)] if chr(arg) != chr(arg).lower() else []
+        elif name == "IN":  # a class: its single characters (a range A-Z names no letter)
+            found += [chr(a) for o, a in arg if str(o) == "LITERAL" and chr(a) != chr(a).lower()]
+        else:  # groups, branches, repeats, lookarounds: the parts they hold
+            for part in arg if isinstance(arg, (list, tuple)) else (arg,):
+                for sub in part if isinstance(part, list) else (part,):
+                    if isinstance(sub, sre_parse.SubPattern):
+                        found += _upper_case(sub)
+    return found
+
+
 def _choices(parsed: Any) -> list[frozenset[str]]:
     """Each set of literals at this level one of which every match contains."""
     found, current = [], ""

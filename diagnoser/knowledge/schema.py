@@ -23,6 +23,7 @@ from pydantic import (
     model_validator,
 )
 
+from .anchor import upper_case_literals
 from .groups import GROUPS
 from .vocabulary import SIGNALS
 
@@ -52,6 +53,18 @@ def _compile(pattern: str) -> str:
         re.compile(pattern)
     except re.error as e:
         raise ValueError(f"{e.msg} at position {e.pos}") from None
+    return pattern
+
+
+def _lower_case(pattern: str) -> str:
+    """A pattern searched in a sentence, which is lower-cased first (symptoms.normalise): an
+    upper-case letter in it would never match ("GPU" where users write "GPU")."""
+    upper = upper_case_literals(pattern)
+    if upper:
+        raise ValueError(
+            f"{pattern!r} holds {''.join(upper)!r}: sentences are matched lower-cased, "
+            "so write it in lower case"
+        )
     return pattern
 
 
@@ -185,7 +198,7 @@ class Symptoms(Strict):
 
     _check_patterns = field_validator(
         "patterns", "contradicted_by", "confirmed_by", "ruled_out_by", "ruled_out_in_clause_by"
-    )(lambda v: [_compile(p) for p in v])
+    )(lambda v: [_lower_case(_compile(p)) for p in v])
 
     @model_validator(mode="after")
     def _evidence_uses_signal_values(self) -> Symptoms:
