@@ -59,10 +59,38 @@ def test_described_symptoms_are_those_whose_patterns_match(index: Index) -> None
     """The literals only spare work: the answer is that of trying every pattern."""
     sentences = [normalise(s, index.vocabulary) for s in _sentences()]
     every_pattern = [
-        {entry_id for entry_id, pattern in PATTERNS if re.search(pattern, s)} for s in sentences
+        {
+            entry_id
+            for entry_id, pattern in PATTERNS
+            if re.search(pattern, s) or re.search(pattern, _spaced(s))
+        }
+        for s in sentences
     ]
     assert [described_symptoms(s, index) for s in sentences] == every_pattern
     assert sum(map(bool, every_pattern)) >= 100  # many sentences were described
+
+
+def _spaced(sentence: str) -> str:
+    return re.sub(
+        r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", sentence
+    )
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "如果batchsize=2，batchnorm效果就很差",  # batchnorm-small-batch's
+        "开了amp但是memory usage remains same as with fp32",  # autocast-not-applied's
+        "用了ddp之后发现weights on each gpu are different",  # ddp-replicas-diverged's
+    ],
+)
+def test_english_words_glued_to_chinese_are_read_as_words(sentence: str, index: Index) -> None:
+    """CJK characters are word characters: "如果batchsize" has no \\b before "batchsize". The
+    patterns read the sentence as if a space were there, as users who type one write it."""
+    spaced = _spaced(sentence)
+    assert spaced != sentence
+    found = described_symptoms(sentence, index)
+    assert found and found == described_symptoms(spaced, index)
 
 
 @pytest.mark.parametrize(

@@ -107,12 +107,24 @@ def described_symptoms(sentence: str, index: Index) -> set[str]:
     possible = set(always)
     for _end, positions in automaton.iter(sentence) if automaton else ():
         possible.update(positions)
+    # Chinese glued to an English word ("如果batchsize=1", "用了batchnorm") leaves no word
+    # boundary before it (CJK characters are word characters): the patterns' \b reads the
+    # sentence with a space there too.
+    spaced = _CJK_ASCII.sub(" ", sentence)
     described: set[str] = set()
     for i in possible:
         entry_id, pattern = patterns[i]
-        if entry_id not in described and compile_cached(pattern).search(sentence):
+        if entry_id in described:
+            continue
+        regex = compile_cached(pattern)
+        if regex.search(sentence) or (spaced != sentence and regex.search(spaced)):
             described.add(entry_id)
     return described
+
+
+_CJK_ASCII = compile_cached(
+    r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])"
+)
 
 
 @cache
