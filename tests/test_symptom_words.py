@@ -1225,6 +1225,16 @@ def test_a_symptom_described_only_in_a_denial_is_not_answered(index: Index) -> N
     for nan in ("训练一段时间后出现nan", "训练不久出现nan"):
         best = diagnose(nan, index).best
         assert best is not None and best.entry.id == "nan-loss", nan
+    # the subject before the cue, read with what is denied of it: "loss出现nan" is denied, while
+    # "loss下降" describes nothing, so "loss没有下降" stays the complaint
+    assert diagnose("训练中loss没有出现nan", index).matches == ()
+    said = [m.entry.id for m in diagnose("显存没有泄漏，但是loss不降", index).matches]
+    assert said == ["loss-not-decreasing"], said
+    said = [m.entry.id for m in diagnose("loss没有变成nan，而是一直不降", index).matches]
+    assert said == ["loss-not-decreasing"], said
+    for complaint in ("loss没有下降", "模型没有收敛"):
+        best = diagnose(complaint, index).best
+        assert best is not None and best.entry.id == "loss-not-decreasing", complaint
 
 
 @pytest.mark.parametrize(

@@ -1221,6 +1221,12 @@ def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
             # whose cue is the symptom's own verb) is what is denied
             rest = text[:start] + " " + text[end:]
             named |= found - _said(rest, found, index)
+        else:
+            # the clause's subject before the cue, read with what is denied of it:
+            # "loss没有出现nan" denies "loss出现nan", "显存没有泄漏" denies "显存泄漏";
+            # "loss没有下降" denies "loss下降", which describes no entry: the complaint stays
+            affirmed = normalise(_subject_before(text, start) + scope, index.vocabulary)
+            named |= named_entries(affirmed, index) | described_symptoms(affirmed, index)
         cue = compact(fold(cue)).strip()
         # a name holding the cue may run back past the clause's start ("torch.symeig 没有了")
         said = fold(text[max(0, start - _CLAUSE_BACK) if before else start : end])
@@ -1238,6 +1244,13 @@ def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
 # how far back from a denial after the name its clause is read
 #
 _CLAUSE_BACK = 60
+
+
+def _subject_before(text: str, at: int) -> str:
+    """The words of the clause before position `at` (back to its start, at most _CLAUSE_BACK)."""
+    back = max(0, at - _CLAUSE_BACK)
+    starts = [m.end() for m in compile_cached(_CLAUSE_START).finditer(text, back, at)]
+    return text[starts[-1] if starts else back : at]
 
 
 def _named_before(text: str) -> list[tuple[int, int, str, str, bool]]:
