@@ -122,9 +122,7 @@ def described_symptoms(sentence: str, index: Index) -> set[str]:
     return described
 
 
-_CJK_ASCII = compile_cached(
-    r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])"
-)
+_CJK_ASCII = compile_cached(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])")
 
 
 @cache
