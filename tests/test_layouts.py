@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -407,6 +408,8 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
     ),
     "html-escaped": lambda t: html.escape(t),
     "hard-wrapped": _hard_wrap,
+    # a word wrap at the space after the path's comma: `line N, in f` flush left below it
+    "wrapped-after-path": lambda t: re.sub(r'(?m)^(\s*File "[^"]+",) (line \d+)', r"\1\n\2", t),
     "curly-quotes": lambda t: t.replace("'", "’").replace('"', "“"),
     "case-damage": _damaged_case,
     "cpp-terminate": _cpp,

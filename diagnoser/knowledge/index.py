@@ -101,6 +101,7 @@ class Signature:
         "_code_regex",
         "_regex",
         "_type_regex",
+        "_unless_code_regex",
         "_unless_regex",
         "anchor",
         "beside",
@@ -110,6 +111,7 @@ class Signature:
         "torch",
         "type",
         "unless",
+        "unless_code",
     )
 
     def __init__(
@@ -122,6 +124,7 @@ class Signature:
         type: str | None = None,
         code: str | None = None,
         beside: str | None = None,
+        unless_code: str | None = None,
     ) -> None:
         self.pattern = pattern
         self.exceptions = exceptions
@@ -132,11 +135,13 @@ class Signature:
         self.type = type
         self.code = code
         self.beside = beside
+        self.unless_code = unless_code
         self._regex: re.Pattern[str] | None = None
         self._code_regex: re.Pattern[str] | None = None
         self._type_regex: re.Pattern[str] | None = None
         self._unless_regex: re.Pattern[str] | None = None
         self._beside_regex: re.Pattern[str] | None = None
+        self._unless_code_regex: re.Pattern[str] | None = None
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -163,6 +168,13 @@ class Signature:
         if self.code and self._code_regex is None:
             self._code_regex = compile_cached(self.code)
         return self._code_regex
+
+    @property
+    def unless_code_regex(self) -> re.Pattern[str] | None:
+        """What the failing line of code must not contain (the schema's `unless_code`)."""
+        if self.unless_code and self._unless_code_regex is None:
+            self._unless_code_regex = compile_cached(self.unless_code)
+        return self._unless_code_regex
 
     @property
     def beside_regex(self) -> re.Pattern[str] | None:
@@ -216,7 +228,7 @@ class Entry:
         id: str,
         kind: str,
         group: str,
-        # [pattern, exceptions, unless, torch, anchor, type, code, beside] each
+        # [pattern, exceptions, unless, torch, anchor, type, code, beside, unless_code] each
         signatures: list[list[Any]],
         frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
@@ -242,10 +254,8 @@ class Entry:
     def signatures(self) -> tuple[Signature, ...]:
         if self._signatures is None:
             self._signatures = tuple(
-                Signature(pattern, tuple(exceptions), unless, torch, anchor, type, code, beside)
-                for pattern, exceptions, unless, torch, anchor, type, code, beside in (
-                    self._raw_signatures
-                )
+                Signature(pattern, tuple(exceptions), *rest)
+                for pattern, exceptions, *rest in (self._raw_signatures)
             )
         return self._signatures
 
@@ -700,6 +710,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                             "type",
                             "code",
                             "beside",
+                            "unless_code",
                         )
                     ]
                     for s in e["signatures"]

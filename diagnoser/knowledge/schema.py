@@ -95,6 +95,10 @@ class Signature(Strict):
     # line and in the user's own deepest one): for a message that alone names no family,
     # "'NoneType' object has no attribute 'norm'" names gradient-none on `p.grad.norm()`.
     code: NonEmpty | None = None
+    # The failing line of code must not match this (where the paste shows one): a plain Python
+    # message that is another library's where that library's call failed ("not enough values to
+    # unpack" on `_, contours, _ = cv2.findContours(...)`: OpenCV 4 returns two values).
+    unless_code: NonEmpty | None = None
     # The rest of the paste must show this too (searched, case-insensitive, anywhere in it): for
     # a message that names the family only beside its context, a CUDA kernel's "index out of
     # bounds" assertion is an embedding's only where the paste shows an embedding lookup.
@@ -107,7 +111,7 @@ class Signature(Strict):
     cause: Text | None = None
     fix: Text | None = None
 
-    _check_pattern = field_validator("pattern", "unless", "type", "code", "beside")(
+    _check_pattern = field_validator("pattern", "unless", "type", "code", "unless_code", "beside")(
         lambda v: v if v is None else _compile(v)
     )
 

@@ -349,8 +349,10 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         chosen = (root, *chosen)
     foreign: bool | None = None  # read once, and only for a paste with an error an entry fits
     unexplained: list[Error] = []  # the exceptions that stopped the run, which no entry fits
+    failing = _FailingLines(trace)
     for err in chosen:
-        found = _signature_matches(err, index, trace.text) or _fuzzy_matches(err, index)
+        found = _signature_matches(err, index, trace.text, failing)
+        found = found or _fuzzy_matches(err, index, failing)
         found = found or _frame_matches(err, index)
         if not found and _stopped_the_run(err):
             unexplained.append(err)
@@ -475,7 +477,9 @@ def _warnings_last(
     ]
 
 
-def _signature_matches(err: Error, index: Index, text: str = "") -> list[Match]:
+def _signature_matches(err: Error, index: Index, text: str, failing: _FailingLines) -> list[Match]:
+    """The entries one of whose wordings the message is; `text` is the whole paste (`beside`),
+    `failing` gives the lines of code it failed on (`code`, `unless_code`)."""
     out = []
     exc_name = err.exc_type.rsplit(".", 1)[-1].lower() if err.exc_type else None
     # A message wrapped mid-word by a terminal reads whole again without its line breaks.
@@ -497,7 +501,9 @@ def _signature_matches(err: Error, index: Index, text: str = "") -> list[Match]:
         )
         if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
             continue
-        if sig.code_regex and not _code_fits(sig.code_regex, err):
+        if sig.code_regex and not _code_fits(sig.code_regex, failing(err.message)):
+            continue
+        if sig.unless_code_regex and _code_fits(sig.unless_code_regex, failing(err.message)):
             continue
         if sig.beside_regex and not sig.beside_regex.search(text or err.message):
             continue
@@ -525,17 +531,59 @@ def _older(have: str, need: str) -> bool:
     return tuple(map(int, have.split("."))) < tuple(map(int, need.split(".")))
 
 
-def _code_fits(code: re.Pattern[str], err: Error) -> bool:
-    """The failing line of code, the innermost frame's or the user's own deepest, matches."""
-    lines = (err.frames[-1].line if err.frames else None, err.where.line if err.where else None)
-    return any(line and code.search(line) for line in lines)
+class _FailingLines:
+    """A message's failing lines of code: the innermost frame's and the user's own deepest, of
+    every error that prints it (a post's title repeats its traceback's message without them).
+    Read from the paste the first time a signature's `code` or `unless_code` asks."""
+
+    def __init__(self, trace: Trace) -> None:
+        self._trace = trace
+        self._lines: dict[str, tuple[str, ...]] | None = None
+
+    def __call__(self, message: str) -> tuple[str, ...]:
+        if self._lines is None:
+            self._lines = {}
+            for err in self._trace.errors:
+                own: tuple[str | None, ...] = (
+                    (err.frames[-1].line, err.where.line if err.where else None)
+                    if err.frames  # else a traceback cut to its last lines: the source above
+                    else (_source_above(self._trace.text, err.text),)
+                )
+                held = self._lines.get(err.message, ())
+                self._lines[err.message] = held + tuple(line for line in own if line)
+        return self._lines.get(message, ())
+
+
+def _source_above(text: str, shown: str) -> str | None:
+    """The indented line right above where the paste prints the error (`shown`), if any: the
+    source line of a traceback cut above it ("    _, c, _ = cv2.findContours(m, ...)")."""
+    first = shown.split("\n", 1)[0]
+    at = text.find(first)
+    for _ in range(_PRINTED_AGAIN):  # a title, then the traceback's own line further down
+        if at < 0:
+            return None
+        start = text.rfind("\n", 0, at) + 1  # where the error's line starts
+        if start > 0:
+            above = text[text.rfind("\n", 0, start - 1) + 1 : start - 1]
+            if above[:1].isspace() and above.strip():
+                return above.strip()
+        at = text.find(first, at + 1)
+    return None
+
+
+# how many times a message is looked for in the paste (_source_above)
+_PRINTED_AGAIN = 4
+
+
+def _code_fits(code: re.Pattern[str], lines: tuple[str, ...]) -> bool:
+    return any(code.search(line) for line in lines)
 
 
 # A heading set between two rules: its rules' characters resemble any example that prints a rule
 _BANNER = r"^[=_*#-]{3,} [^\n]{1,80}? [=_*#-]{3,}$"
 
 
-def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
+def _fuzzy_matches(err: Error, index: Index, failing: _FailingLines) -> list[Match]:
     from .mask import key_tokens, mask, squash
 
     masked = mask(err.message.split("\n", 1)[0])
@@ -556,6 +604,7 @@ def _fuzzy_matches(err: Error, index: Index) -> list[Match]:
             unless[e] = _unless_side(index.entry(e), err.message)
         if (
             ratio > similarity.get(e, 0.0)
+            and not _code_rules_out(index.entry(e), err, failing)
             and _same_keys(keys, ex.keys)
             and (not (codes and ex.codes) or codes == ex.codes)
             # the entry sends a message its `unless` matches elsewhere, unless the example it
@@ -670,6 +719,17 @@ def _pins_fit(entry: Entry, err: Error) -> bool:
         s.regex.search(t) and not (s.unless_regex and s.unless_regex.search(t))
         for s in _by_text(entry)
         for t in texts
+    )
+
+
+def _code_rules_out(entry: Entry, err: Error, failing: _FailingLines) -> bool:
+    """A wording of the entry's says the message, but the failing line is one its `unless_code`
+    leaves to another library (OpenCV's findContours unpacked): no example of it resembles."""
+    return any(
+        s.unless_code_regex
+        and s.regex.search(err.message)
+        and _code_fits(s.unless_code_regex, failing(err.message))
+        for s in entry.signatures
     )
 
 

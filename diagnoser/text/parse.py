@@ -596,7 +596,8 @@ def _cut_at_the_end(lines: list[str], i: int, exc: re.Match[str]) -> bool:
 def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
     """A frame line hard-wrapped by a terminal or a mail client is joined back, in place. The cut
     can fall anywhere: inside the path, before `, line N` or ` in name` (the next piece then
-    starts with a space), or inside the name (`in <modul` + `e>`)."""
+    starts with a space), after the path's comma (`line N, in name` flush left), or inside the
+    name (`in <modul` + `e>`)."""
     for _ in range(10):  # a long path can wrap several times
         line = lines[i]
         if not line.lstrip().startswith('File "') or i + 1 >= len(lines):
@@ -612,6 +613,8 @@ def _rejoin_wrapped_frame(lines: list[str], i: int) -> None:
             joined = _FRAME.match(line + nxt)
             if joined is None or joined.group("name") is None:
                 return  # a frame printed without `, in name`, then its source line
+        elif line.endswith('",') and nxt.startswith("line "):
+            nxt = " " + nxt  # cut after the path's comma, the rest flush left (an 80-column wrap)
         lines[i : i + 2] = [line + nxt]
 
 
