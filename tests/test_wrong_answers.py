@@ -1471,3 +1471,27 @@ def test_torchs_dll_named_in_a_cut_title_is_windows_dll_load(index: Index) -> No
         assert best is not None and best.entry.id == "windows-dll-load", cut
         assert best.values.get("dll") == "fbgemm.dll"
     assert _first("OSError: [WinError 1455] " + quoted, index) == "windows-pagefile-too-small"
+
+
+# users16's misses that became rules (read in round 17): torch too old told by Tensor.ndim,
+# torch.utils._pytree and F._canonical_mask; torch 1.x's device assert in its CUDA loops; "device
+# kernel image is invalid"; BackendCompilerFailed's message without its class (ComfyUI); a
+# frame line wrapped after its path's comma; messages cut before their end.
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [
+        ("users16-001", "device-mismatch"),
+        ("users16-013", "torch-version-too-old"),
+        ("users16-014", "torch-version-too-old"),
+        ("users16-022", "dynamo-compile-error"),
+        ("users16-026", "no-kernel-image"),
+        ("users16-030", "module-not-found-torch"),
+        ("users16-069", "dim-out-of-range"),
+        ("users16-077", "torch-version-too-old"),
+        ("users16-118", "dataloader-worker-exception"),
+        ("users16-102", None),  # OpenCV 4's findContours unpacked as OpenCV 3's
+        ("users15-003", None),  # Triton's own kernel image under torch.compile: no family's
+    ],
+)
+def test_users16_misses_read(post_id: str, family: str | None, index: Index) -> None:
+    assert _first(_post(post_id), index) == family

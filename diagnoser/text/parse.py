@@ -449,6 +449,15 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         _, j = _read_traceback(lines, i + 2)
         message = "\n".join([line[m.end() :], *lines[i + 1 : j]]).strip()[:MAX_MESSAGE]
         return _with_inner_error(Error(m.group("type"), message)), j
+    if line.startswith("backend='"):
+        # BackendCompilerFailed's message shown without its class (ComfyUI prints str(e) under
+        # the node's name): the backend's own error is its cause, as with the class
+        j = next((k for k in range(i + 1, len(lines)) if not lines[k].strip()), len(lines))
+        block = "\n".join(lines[i:j])
+        m = _COMPILER_RAISED.match(block)
+        if m:
+            inner = Error(m.group("type"), m.group("msg").strip(), relation="cause")
+            return [*_with_inner_error(inner), Error(None, block.strip())], j
     m = _EXC.match(line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
