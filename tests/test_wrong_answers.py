@@ -1489,6 +1489,7 @@ def test_torchs_dll_named_in_a_cut_title_is_windows_dll_load(index: Index) -> No
         ("users16-069", "dim-out-of-range"),
         ("users16-077", "torch-version-too-old"),
         ("users16-118", "dataloader-worker-exception"),
+        ("users16-122", "unpack-mismatch"),  # transformers 4's ModelOutput unpacked as a tuple
         ("users16-102", None),  # OpenCV 4's findContours unpacked as OpenCV 3's
         ("users15-003", None),  # Triton's own kernel image under torch.compile: no family's
     ],
