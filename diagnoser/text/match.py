@@ -538,20 +538,21 @@ class _FailingLines:
 
     def __init__(self, trace: Trace) -> None:
         self._trace = trace
-        self._lines: dict[str, tuple[str, ...]] | None = None
+        self._lines: dict[str, tuple[str, ...]] = {}
 
     def __call__(self, message: str) -> tuple[str, ...]:
-        if self._lines is None:
-            self._lines = {}
+        if message not in self._lines:
+            found: list[str | None] = []
+            cut: Error | None = None  # one printed without its frames
             for err in self._trace.errors:
-                own: tuple[str | None, ...] = (
-                    (err.frames[-1].line, err.where.line if err.where else None)
-                    if err.frames  # else a traceback cut to its last lines: the source above
-                    else (_source_above(self._trace.text, err.text),)
-                )
-                held = self._lines.get(err.message, ())
-                self._lines[err.message] = held + tuple(line for line in own if line)
-        return self._lines.get(message, ())
+                if err.message == message and err.frames:
+                    found += (err.frames[-1].line, err.where.line if err.where else None)
+                elif err.message == message:
+                    cut = err
+            if cut is not None:  # a traceback cut to its last lines: the source printed above
+                found.append(_source_above(self._trace.text, cut.text))
+            self._lines[message] = tuple(line for line in found if line)
+        return self._lines[message]
 
 
 def _source_above(text: str, shown: str) -> str | None:
