@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from diagnoser.knowledge.anchor import literal_choices
 from diagnoser.knowledge.index import Index
 from diagnoser.text.match import diagnose
-from diagnoser.text.sentence import described_symptoms, named_entries
+from diagnoser.text.sentence import described_symptoms, named_entries, spaced_apart
 from diagnoser.text.symptoms import normalise
 
 from .conftest import ENTRIES
@@ -62,18 +62,12 @@ def test_described_symptoms_are_those_whose_patterns_match(index: Index) -> None
         {
             entry_id
             for entry_id, pattern in PATTERNS
-            if re.search(pattern, s) or re.search(pattern, _spaced(s))
+            if re.search(pattern, s) or re.search(pattern, spaced_apart(s))
         }
         for s in sentences
     ]
     assert [described_symptoms(s, index) for s in sentences] == every_pattern
     assert sum(map(bool, every_pattern)) >= 100  # many sentences were described
-
-
-def _spaced(sentence: str) -> str:
-    return re.sub(
-        r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])", " ", sentence
-    )
 
 
 @pytest.mark.parametrize(
@@ -87,7 +81,7 @@ def _spaced(sentence: str) -> str:
 def test_english_words_glued_to_chinese_are_read_as_words(sentence: str, index: Index) -> None:
     """CJK characters are word characters: "如果batchsize" has no \\b before "batchsize". The
     patterns read the sentence as if a space were there, as users who type one write it."""
-    spaced = _spaced(sentence)
+    spaced = spaced_apart(sentence)
     assert spaced != sentence
     found = described_symptoms(sentence, index)
     assert found and found == described_symptoms(spaced, index)

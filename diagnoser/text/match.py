@@ -20,7 +20,7 @@ from .framework import another_program, no_neural_network
 from .framework import foreign as from_another_framework
 from .paraphrase import paraphrased_entries, retold_beyond
 from .parse import Error, Frame, Trace, parse
-from .sentence import described_symptoms, named_entries
+from .sentence import described_symptoms, named_entries, spaced_apart
 from .symptoms import compact, detect, fold, learning, normalise, shown_otherwise
 from .training_log import read as read_training_log
 
@@ -1382,8 +1382,12 @@ def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool
     if not (ruled_out or contradicted):
         return False  # most entries: called for each of them on every sentence
 
+    spaced = spaced_apart(sentence)
+
     def said(patterns: list[str]) -> bool:
-        return any(compile_cached(p).search(sentence) for p in patterns)
+        return any(
+            compile_cached(p).search(sentence) or compile_cached(p).search(spaced) for p in patterns
+        )
 
     if ruled_out and said(ruled_out):
         return True

@@ -107,10 +107,7 @@ def described_symptoms(sentence: str, index: Index) -> set[str]:
     possible = set(always)
     for _end, positions in automaton.iter(sentence) if automaton else ():
         possible.update(positions)
-    # Chinese glued to an English word ("如果batchsize=1", "用了batchnorm") leaves no word
-    # boundary before it (CJK characters are word characters): the patterns' \b reads the
-    # sentence with a space there too.
-    spaced = _CJK_ASCII.sub(" ", sentence)
+    spaced = spaced_apart(sentence)
     described: set[str] = set()
     for i in possible:
         entry_id, pattern = patterns[i]
@@ -120,6 +117,13 @@ def described_symptoms(sentence: str, index: Index) -> set[str]:
         if regex.search(sentence) or (spaced != sentence and regex.search(spaced)):
             described.add(entry_id)
     return described
+
+
+def spaced_apart(sentence: str) -> str:
+    """The sentence with a space between Chinese and an English word glued to it ("如果batchsize=1",
+    "用了batchnorm"): CJK characters are word characters, so a pattern's \\b finds no boundary
+    there. Patterns read the sentence in both forms."""
+    return _CJK_ASCII.sub(" ", sentence)
 
 
 _CJK_ASCII = compile_cached(r"(?<=[\u3400-\u9fff])(?=[a-z0-9])|(?<=[a-z0-9])(?=[\u3400-\u9fff])")
