@@ -1474,10 +1474,14 @@ def test_torchs_dll_named_in_a_cut_title_is_windows_dll_load(index: Index) -> No
     assert _first("OSError: [WinError 1455] " + quoted, index) == "windows-pagefile-too-small"
 
 
-# users16's misses that became rules (read in round 17): torch too old told by Tensor.ndim,
+# The misses read in round 17 that became rules. users16's: torch too old told by Tensor.ndim,
 # torch.utils._pytree and F._canonical_mask; torch 1.x's device assert in its CUDA loops; "device
-# kernel image is invalid"; BackendCompilerFailed's message without its class (ComfyUI); a
-# frame line wrapped after its path's comma; messages cut before their end.
+# kernel image is invalid"; BackendCompilerFailed's message without its class (ComfyUI); a frame
+# line wrapped after its path's comma; messages cut before their end. heldout16's (after its unseen
+# measure): the loss and the gradient norm NaN together; a private torch name gone (Python 3.6's
+# wording, the line says the module); a project's script that ran torch.distributed.launch; a
+# custom Function's gradient check cut after its index; torch.OutOfMemoryError's "Allocation on
+# device"; "nan" at every training step; BCELoss's CUDA kernel assert is bce-input-range's.
 @pytest.mark.parametrize(
     ("post_id", "family"),
     [
@@ -1493,20 +1497,6 @@ def test_torchs_dll_named_in_a_cut_title_is_windows_dll_load(index: Index) -> No
         ("users16-122", "unpack-mismatch"),  # transformers 4's ModelOutput unpacked as a tuple
         ("users16-102", None),  # OpenCV 4's findContours unpacked as OpenCV 3's
         ("users15-003", None),  # Triton's own kernel image under torch.compile: no family's
-    ],
-)
-def test_users16_misses_read(post_id: str, family: str | None, index: Index) -> None:
-    assert _first(_post(post_id), index) == family
-
-
-# heldout16's misses that became rules (read in round 17, after its unseen measure): the loss
-# and the gradient norm NaN together; a private torch name gone (Python 3.6's wording, the line
-# says the module); a project's script that ran torch.distributed.launch; a custom Function's
-# gradient check cut after its index; torch.OutOfMemoryError's "Allocation on device"; "nan" at
-# every training step; BCELoss's CUDA kernel assert is bce-input-range's.
-@pytest.mark.parametrize(
-    ("post_id", "family"),
-    [
         ("held16-034", "nan-loss"),
         ("held16-044", "torch-private-api-removed"),
         ("held16-050", "torchrun-child-failed"),
@@ -1517,5 +1507,5 @@ def test_users16_misses_read(post_id: str, family: str | None, index: Index) -> 
         ("held16-095", "bce-input-range"),
     ],
 )
-def test_heldout16_misses_read(post_id: str, family: str, index: Index) -> None:
+def test_misses_read_in_round_17(post_id: str, family: str | None, index: Index) -> None:
     assert _first(_post(post_id), index) == family
