@@ -559,6 +559,8 @@ def _source_above(text: str, shown: str) -> str | None:
     """The indented line right above where the paste prints the error (`shown`), if any: the
     source line of a traceback cut above it ("    _, c, _ = cv2.findContours(m, ...)")."""
     first = shown.split("\n", 1)[0]
+    if not first.strip():
+        return None  # nothing to find it by
     at = text.find(first)
     for _ in range(_PRINTED_AGAIN):  # a title, then the traceback's own line further down
         if at < 0:
