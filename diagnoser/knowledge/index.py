@@ -255,7 +255,7 @@ class Entry:
         if self._signatures is None:
             self._signatures = tuple(
                 Signature(pattern, tuple(exceptions), *rest)
-                for pattern, exceptions, *rest in (self._raw_signatures)
+                for pattern, exceptions, *rest in self._raw_signatures
             )
         return self._signatures
 
