@@ -3,6 +3,8 @@ a substring test and never compiled: compiling hundreds of patterns would domina
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a start-up milliseconds, and a sentence comes here
     from typing import Any
@@ -37,7 +39,7 @@ def upper_case_literals(pattern: str) -> list[str]:
     lower-cased text (a sentence as symptoms.normalise leaves it), unless the pattern ignores
     case itself."""
     parsed = sre_parse.parse(pattern)
-    if parsed.state.flags & 2:  # re.IGNORECASE, set inline: "(?i)"
+    if parsed.state.flags & re.IGNORECASE:  # set inline: "(?i)"
         return []
     return _upper_case(parsed)
 

@@ -1288,7 +1288,8 @@ def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
             # the clause's subject before the cue, read with what is denied of it:
             # "loss没有出现nan" denies "loss出现nan", "显存没有泄漏" denies "显存泄漏";
             # "loss没有下降" denies "loss下降", which describes no entry: the complaint stays
-            affirmed = normalise(_subject_before(text, start) + scope, index.vocabulary)
+            subject = text[_clause_start(text, start) : start]
+            affirmed = normalise(subject + scope, index.vocabulary)
             named |= named_entries(affirmed, index) | described_symptoms(affirmed, index)
         cue = compact(fold(cue)).strip()
         # a name holding the cue may run back past the clause's start ("torch.symeig 没有了")
@@ -1309,11 +1310,11 @@ def _only_denied(text: str, found: set[str], index: Index) -> set[str]:
 _CLAUSE_BACK = 60
 
 
-def _subject_before(text: str, at: int) -> str:
-    """The words of the clause before position `at` (back to its start, at most _CLAUSE_BACK)."""
+def _clause_start(text: str, at: int) -> int:
+    """Where the clause holding position `at` starts (at most _CLAUSE_BACK before it)."""
     back = max(0, at - _CLAUSE_BACK)
     starts = [m.end() for m in compile_cached(_CLAUSE_START).finditer(text, back, at)]
-    return text[starts[-1] if starts else back : at]
+    return starts[-1] if starts else back
 
 
 def _named_before(text: str) -> list[tuple[int, int, str, str, bool]]:
@@ -1321,14 +1322,11 @@ def _named_before(text: str) -> list[tuple[int, int, str, str, bool]]:
     clause before the cue, the cue, True); none under a condition (_CONDITION_AFTER/_BEFORE),
     none asked about."""
     found = []
-    clause_start = compile_cached(_CLAUSE_START)
     for d in compile_cached(_DENIED_AFTER).finditer(text):
         after = text[d.end() : d.end() + 12]
         if after[:1] in ("?", "？", "吗") or compile_cached(_CONDITION_AFTER).match(after):
             continue
-        back = max(0, d.start() - _CLAUSE_BACK)
-        starts = [m.end() for m in clause_start.finditer(text, back, d.start())]
-        start = starts[-1] if starts else back
+        start = _clause_start(text, d.start())
         scope = text[start : d.start()]
         sentence = text[max(0, start - 40) : start]
         if not scope.strip() or compile_cached(_CONDITION_BEFORE).search(sentence + scope):
@@ -1384,12 +1382,11 @@ def _contradicted(symptoms: dict[str, Any] | None, sentence: str | None) -> bool
     if not (ruled_out or contradicted):
         return False  # most entries: called for each of them on every sentence
 
-    spaced = spaced_apart(sentence)
+    # the sentence as written and, when they differ, with CJK spaced apart from ASCII words
+    readings = dict.fromkeys((sentence, spaced_apart(sentence)))
 
     def said(patterns: list[str]) -> bool:
-        return any(
-            compile_cached(p).search(sentence) or compile_cached(p).search(spaced) for p in patterns
-        )
+        return any(compile_cached(p).search(r) for p in patterns for r in readings)
 
     if ruled_out and said(ruled_out):
         return True
