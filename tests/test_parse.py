@@ -391,3 +391,25 @@ def test_a_double_spaced_traceback_keeps_its_source_lines() -> None:
         "ImportError: boom\n"
     ).errors[-1]
     assert plain.frames[0].line is None and plain.frames[1].line == "import torch"
+
+
+def test_italics_opened_on_an_error_line_are_not_part_of_its_class() -> None:
+    # pip's resolver report in markdown italics across two lines (SWivid/F5-TTS#320): the opening
+    # underscore would make "_ERROR" a class and cut the conflicts off the message
+    pasted = (
+        "_ERROR: pip's dependency resolver does not currently take into account all the packages"
+        " that are installed. This behaviour is the source of the following dependency conflicts.\n"
+        "torchvision 0.16.0 requires torch==2.1.0, but you have torch 2.3.0+cu118 which is"
+        " incompatible._\n"
+    )
+    (err,) = parse(pasted).errors
+    assert err.exc_type is None and "torchvision 0.16.0 requires torch==2.1.0" in err.message
+
+
+def test_a_private_module_s_underscore_is_its_name() -> None:
+    err = _run("""
+        import pickle
+        pickle.loads(b"garbage")
+    """)
+    (last,) = parse(err).errors[-1:]
+    assert last.exc_type == "_pickle.UnpicklingError"

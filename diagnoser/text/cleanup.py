@@ -73,6 +73,12 @@ _BOX_EDGE = compile_cached(r"^[│┃║|] ?|\s?[│┃║]\s*$")
 _EMPHASISED_EXC = compile_cached(
     r"^(\*\*|__|`)((?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Warning)\b.*?)\1$"
 )
+# Italics opened on an error line and closed lines later ("_ERROR: pip's dependency resolver ...",
+# its conflicts below, "... which is incompatible._"): the opening mark would read as part of a
+# class name. A lower-case name after an underscore is a real module (_pickle.UnpicklingError).
+_ITALIC_OPENED = compile_cached(
+    r"^[_*](?=(?:ERROR|WARNING|[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning)): )"
+)
 _BOX_BORDER = compile_cached(r"^\s*[╭╰┌└╔╚][─━═╴ ].*$|^\s*[─━═]{5,}\s*$")
 _RICH_HEADER = compile_cached(r"^\s*╭─+ Traceback \(most recent call last\) ─+╮\s*$")
 _RICH_FRAME = compile_cached(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
@@ -305,6 +311,8 @@ def _strip_prefixes(line: str) -> str:
                 line = prefix.sub("", line, count=1)
         if line[:1] in "*_`" and (emphasised := _EMPHASISED_EXC.match(line.rstrip())):
             line = emphasised.group(2)
+        elif line[:1] in "*_":
+            line = _ITALIC_OPENED.sub("", line, count=1)
         if line == before:
             break
     return line

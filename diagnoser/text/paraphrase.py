@@ -149,6 +149,13 @@ _EN_MAX_LENGTH = 200
 _EN_MAX_LINES = 4
 # An error reported, not any "error" ("the same model calculates different errors" is a metric).
 _PROSE_LINE = compile_cached(r"[a-z][a-z'’,;!?. -]{38,198}")
+# A command the user ran, whose Chinese is an argument (a TTS prompt, a path): not their words.
+# Lower case, as symptoms.normalise leaves it.
+_COMMAND_LINE = compile_cached(
+    r"^[ \t]*(?:[$>#][ \t]*)?(?:\w+=\S+[ \t]+)*"
+    r"(?:python3?|pip3?|torchrun|accelerate|deepspeed|bash|sh)(?:[ \t]+-m)?"
+    r"[ \t]+\S+(?:[ \t]+[^\s-]\S*)*[ \t]+--?\w"
+)
 _MIN_PROSE_WORDS = 8
 _ERROR_REPORTED = compile_cached(
     r"\b(?:get|gets|getting|got|throws?|threw|thrown|raises?|raised|gives?|gave|giving|hits?|"
@@ -224,7 +231,11 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
     else:
         # The retelling is the Chinese the user wrote: a line with no Chinese in it is a log, a
         # traceback or code, whose column names ("cls  targets  img_size") say no error.
-        told = [line for line in sentence.splitlines() if _CHINESE.search(line)]
+        told = [
+            line
+            for line in sentence.splitlines()
+            if _CHINESE.search(line) and not _COMMAND_LINE.match(line)
+        ]
         text = compact("\n".join(told))
         uncued = not any(cue in text for cue in _ERROR_CUES)
     if not text:
