@@ -1539,6 +1539,7 @@ def test_misses_read_in_round_17(post_id: str, family: str | None, index: Index)
         ("held18-070", "torch-version-too-old"),
         ("held18-082", "torchrun-child-failed"),
         ("held18-092", None),
+        ("held18-059", "torch-version-too-old"),  # torch.uint1: newer than 1.4 (newer_names.json)
     ],
 )
 def test_misses_read_in_round_18(post_id: str, family: str | None, index: Index) -> None:

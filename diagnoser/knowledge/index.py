@@ -107,6 +107,7 @@ class Signature:
         "beside",
         "code",
         "exceptions",
+        "newer_name",
         "pattern",
         "torch",
         "type",
@@ -125,6 +126,7 @@ class Signature:
         code: str | None = None,
         beside: str | None = None,
         unless_code: str | None = None,
+        newer_name: bool = False,
     ) -> None:
         self.pattern = pattern
         self.exceptions = exceptions
@@ -136,6 +138,8 @@ class Signature:
         self.code = code
         self.beside = beside
         self.unless_code = unless_code
+        # `name` (in `module`) must be newer than torch 1.4 (schema's `newer_name`, newer_names.py)
+        self.newer_name = newer_name
         self._regex: re.Pattern[str] | None = None
         self._code_regex: re.Pattern[str] | None = None
         self._type_regex: re.Pattern[str] | None = None
@@ -228,7 +232,7 @@ class Entry:
         id: str,
         kind: str,
         group: str,
-        # [pattern, exceptions, unless, torch, anchor, type, code, beside, unless_code] each
+        # [pattern, exceptions, unless, torch, anchor, type, code, beside, unless_code, newer_name]
         signatures: list[list[Any]],
         frames: tuple[FrameSignature, ...],
         symptoms: dict[str, Any] | None,
@@ -711,6 +715,7 @@ def _split(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, dict[str, An
                             "code",
                             "beside",
                             "unless_code",
+                            "newer_name",
                         )
                     ]
                     for s in e["signatures"]

@@ -103,6 +103,10 @@ class Signature(Strict):
     # a message that names the family only beside its context, a CUDA kernel's "index out of
     # bounds" assertion is an embedding's only where the paste shows an embedding lookup.
     beside: NonEmpty | None = None
+    # The names the pattern captures, `name` in `module` ("Tensor" for a tensor's attribute;
+    # "torch" when it captures none), must be a public PyTorch name that current releases have
+    # and torch 1.4 did not (newer_names.py): a torch older than the code, not a missing name
+    newer_name: bool = False
     torch: NonEmpty | None = None
     explain: Text | None = None
     # A wording that names a case of its own within the family (host RAM in cuda-oom): its title,
@@ -114,6 +118,12 @@ class Signature(Strict):
     _check_pattern = field_validator("pattern", "unless", "type", "code", "unless_code", "beside")(
         lambda v: v if v is None else _compile(v)
     )
+
+    @model_validator(mode="after")
+    def _newer_name_captures_a_name(self) -> Signature:
+        if self.newer_name and "name" not in re.compile(self.pattern).groupindex:
+            raise ValueError("newer_name: the pattern must capture the name as (?P<name>...)")
+        return self
 
     @model_validator(mode="after")
     def _explain_uses_named_groups(self) -> Signature:

@@ -14,6 +14,7 @@ import re
 from functools import cache
 
 from ..knowledge.index import Entry, FrameSignature, Index, Signature
+from ..knowledge.newer_names import newer
 from ..knowledge.records import dataclass, field, replace
 from ..knowledge.regex_cache import compile_cached
 from .framework import another_program, no_neural_network
@@ -520,6 +521,8 @@ def _signature_matches(err: Error, index: Index, text: str, failing: _FailingLin
         values = {k: v for k, v in hit.groupdict().items() if v is not None}
         if "need" in values and "have" in values and not _older(values["have"], values["need"]):
             continue  # a version check that names one it found as new as the one it needs
+        if sig.newer_name and not newer(values.get("module", "torch"), values.get("name", "")):
+            continue  # a name every torch since 1.4 has: missing for another reason
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
     return out
