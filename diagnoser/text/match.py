@@ -366,6 +366,17 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             continue
         for m in found:
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
+    if unexplained and not best and not foreign:
+        # No entry knows the exceptions that stopped the run (a dataset script not found), but
+        # the post's title may state the PyTorch error it is about ("errors with undefined
+        # symbol: _ZNK3c106SymIntltEl during training"): a title is the user's subject. Its
+        # wordings only, as an error printed before the root.
+        title = _title_of(trace)
+        # a title that restates an exception no entry took ("Help Me ! ValueError: not enough
+        # values to unpack" above OpenCV's findContours line) was judged with it already
+        if title is not None and not any(err.message in title for err in unexplained):
+            for m in _signature_matches(Error(None, title), index, trace.text, failing):
+                keep(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     # a warning printed on the way is no exception: a sentence beside it is still read
     has_exception = any(
         (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
@@ -389,6 +400,19 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         ),
     )
     return Diagnosis(trace, tuple(ranked))
+
+
+# a title longer than this is a pasted line, not a post's title
+_MAX_TITLE = 200
+
+
+def _title_of(trace: Trace) -> str | None:
+    """The paste's first line when it reads as a post's title: short, and no line of an error
+    the parser found (those were matched already)."""
+    first = trace.text.lstrip().split("\n", 1)[0].strip()
+    if not first or len(first) > _MAX_TITLE or any(first in err.text for err in trace.errors):
+        return None
+    return first
 
 
 def _stated_by_a_check(errors: list[Error], trace: Trace, index: Index) -> list[Match]:
