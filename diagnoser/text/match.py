@@ -624,6 +624,8 @@ def _fuzzy_matches(err: Error, index: Index, failing: _FailingLines) -> list[Mat
         return []
     if compile_cached(_BANNER).match(masked):
         return []  # nor is a heading between rules (pytest's "=== test session starts ===")
+    if len(compile_cached(r"[A-Za-z]{2,}").findall(masked)) < 3:
+        return []  # two English words in a Chinese title ("关于compile error") resemble anything
     codes = _error_codes(err.message)
     examples = _indexed_examples(index)
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
