@@ -6,7 +6,8 @@ writes into the built site, never into the repository:
                        pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json
     engine/engine.zip  the engine's modules (diagnoser/knowledge, text, speak: nothing else, and
                        rapidfuzz's pure-Python stand-in, knowledge/fuzzy.py), the source tier's
-                       index, and the knowledge base *prebuilt* here with the normal CPython code
+                       index, the table of newer torch names (newer_names.json), and the
+                       knowledge base *prebuilt* here with the normal CPython code
                        (knowledge.index.write_index_files), with what the text layer derives
                        from it: the browser reads it as it is (load_index_file), so it needs
                        neither pydantic nor PyYAML nor kb/
@@ -46,6 +47,8 @@ _REQUIRED = PYODIDE_FILES[:-1]  # the licence is shipped when the package has on
 # and rapidfuzz); knowledge/schema.py and plugins.py only compile or extend kb/, never read here.
 ENGINE_LAYERS = ("knowledge", "text", "speak")
 _LEFT_OUT = {"knowledge/schema.py", "knowledge/plugins.py"}
+# the data files the text layer opens (checks.json names runtime tools, which the browser has not)
+_ENGINE_DATA = {"knowledge/newer_names.json"}
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 # Run in the browser: the same diagnosis and the same JSON as `diagnoser --json --lang LANG`, and
@@ -134,7 +137,7 @@ def _engine_zip(out: Path, index_files: list[Path]) -> None:
                 relative = f"{layer}/{path.name}"
                 if relative in _LEFT_OUT or path.is_dir():
                     continue
-                if path.suffix in (".py", ".bin", ".txt"):
+                if path.suffix in (".py", ".bin", ".txt") or relative in _ENGINE_DATA:
                     z.write(path, f"diagnoser/{relative}")
         for path in index_files:
             z.write(path, path.name)
