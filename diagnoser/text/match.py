@@ -374,7 +374,9 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         title = _title_of(trace)
         # a title that restates an exception no entry took ("Help Me ! ValueError: not enough
         # values to unpack" above OpenCV's findContours line) was judged with it already
-        if title is not None and not any(err.message in title for err in unexplained):
+        if title is not None and not any(
+            err.message.strip() and err.message in title for err in unexplained
+        ):
             for m in _signature_matches(Error(None, title), index, trace.text, failing):
                 keep(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     # a warning printed on the way is no exception: a sentence beside it is still read
@@ -404,12 +406,14 @@ def match(trace: Trace, index: Index) -> Diagnosis:
 
 # a title longer than this is a pasted line, not a post's title
 _MAX_TITLE = 200
+_FIRST_LINE = r"\s*([^\n]*)"
 
 
 def _title_of(trace: Trace) -> str | None:
     """The paste's first line when it reads as a post's title: short, and no line of an error
     the parser found (those were matched already)."""
-    first = trace.text.lstrip().split("\n", 1)[0].strip()
+    line = compile_cached(_FIRST_LINE).match(trace.text)  # always matches; copies no long log
+    first = line[1].strip() if line else ""
     if not first or len(first) > _MAX_TITLE or any(first in err.text for err in trace.errors):
         return None
     return first
@@ -613,6 +617,11 @@ def _code_fits(code: re.Pattern[str], lines: tuple[str, ...]) -> bool:
 _BANNER = r"^[=_*#-]{3,} [^\n]{1,80}? [=_*#-]{3,}$"
 
 
+# a message resembles an example only in English words, three at least
+_ENGLISH_WORD = r"[A-Za-z]{2,}"
+_MIN_FUZZY_WORDS = 3
+
+
 def _fuzzy_matches(err: Error, index: Index, failing: _FailingLines) -> list[Match]:
     from .mask import key_tokens, mask, squash
 
@@ -624,7 +633,7 @@ def _fuzzy_matches(err: Error, index: Index, failing: _FailingLines) -> list[Mat
         return []
     if compile_cached(_BANNER).match(masked):
         return []  # nor is a heading between rules (pytest's "=== test session starts ===")
-    if len(compile_cached(r"[A-Za-z]{2,}").findall(masked)) < 3:
+    if len(compile_cached(_ENGLISH_WORD).findall(masked)) < _MIN_FUZZY_WORDS:
         return []  # two English words in a Chinese title ("关于compile error") resemble anything
     codes = _error_codes(err.message)
     examples = _indexed_examples(index)
