@@ -67,6 +67,16 @@ def test_a_gan_models_loss_is_neither_the_loss_nor_a_term_of_it(name: str) -> No
     assert canonical_key(name) is None
 
 
+def test_the_best_loss_so_far_is_no_reading_of_the_loss() -> None:
+    """icefall prints its parameters before the first step, 'best_train_loss': inf among them
+    (k2-fsa/icefall#1392): the tracker's start value, not a loss that went infinite."""
+    for name in ("best_train_loss", "best_valid_loss", "best_loss", "min_loss"):
+        assert canonical_key(name) is None
+    params = "{'best_train_loss': inf, 'best_valid_loss': inf, 'best_train_epoch': -1}"
+    assert read(params).series == {}
+    assert _values("epoch 1 | best_loss 0.9 | loss inf", "loss") == [float("inf")]
+
+
 @pytest.mark.parametrize(
     ("name", "role"),
     # the terms of one loss, as detectors and VAEs name them, are still terms

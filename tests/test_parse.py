@@ -9,6 +9,7 @@ import warnings
 from multiprocessing import resource_tracker
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,6 +110,21 @@ def test_a_cut_worker_reraise_wraps_the_error_of_its_class_quoted_above_it() -> 
 def test_bare_error_line_in_a_log() -> None:
     trace = parse("step 10 loss 0.3\nRuntimeError: something broke\nmore log\n")
     assert [(e.exc_type, e.message) for e in trace.errors] == [("RuntimeError", "something broke")]
+
+
+def test_an_exception_printed_as_its_repr_is_read_as_its_class_and_message() -> None:
+    """`print(repr(e))` or a log line holding it (whisperX's install notes quote
+    `AssertionError("Torch not compiled with CUDA enabled")`): the class and str(e)."""
+    torch = pytest.importorskip("torch")
+    try:
+        torch.zeros(2, 3) @ torch.zeros(4, 5)
+    except RuntimeError as e:
+        caught = e
+    for line in (repr(caught), f"  {caught!r},", f"error: {caught!r}"[len("error: ") :]):
+        errors = parse(f"step 3\n{line}\nmore log\n").errors
+        assert [(e.exc_type, e.message) for e in errors] == [("RuntimeError", str(caught))]
+    # an assignment that builds an exception is code, not one raised
+    assert all(e.exc_type is None for e in parse('err = RuntimeError("boom")').errors)
 
 
 def test_transformers_lazy_import_error_carries_its_cause_on_the_next_line() -> None:

@@ -1026,7 +1026,7 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool, crashed: b
     findings = detect(log)
     learns = learning(log)
     # Users describe a problem in a sentence; a pasted traceback is no description.
-    said = _without_printed_warnings(text[:_MAX_SENTENCE], trace)
+    said = _without_frame_sources(_without_printed_warnings(text[:_MAX_SENTENCE], trace))
     if not has_exception:
         text = compile_cached(_UNSAID).sub(" ", said)
     sentence = normalise(text[:_MAX_SENTENCE], index.vocabulary) if not has_exception else None
@@ -1121,6 +1121,21 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool, crashed: b
     if out and all(m.method == "guess" for m in out) and _about_poor_results(said):
         return []
     return _narrower_first(_guesses_below_the_log(out))
+
+
+# A traceback's frame line and the source line printed under it (a log's timestamp may start both)
+# (not another frame, nor the exception a traceback printed without its source)
+_FRAME_SOURCE = compile_cached(
+    r'(?m)^([^\n"]{0,80}\bFile "[^"\n]{1,500}", line \d[^\n]*\n)'
+    r'(?![^\n"]{0,80}\bFile ")(?![ \t]*[\w.]{0,200}(?:Error|Exception|Warning)\b)[^\n]*'
+)
+
+
+def _without_frame_sources(said: str) -> str:
+    """The sentence without the source lines a traceback prints under its frames: the program's
+    code, no description of the user's (`torch.load(ckpt, weights_only=True)` in ComfyUI's
+    frames says nothing of weights_only's error)."""
+    return _FRAME_SOURCE.sub(r"\1", said) if 'File "' in said else said
 
 
 def _without_printed_warnings(said: str, trace: Trace) -> str:

@@ -43,6 +43,12 @@ _EXC = compile_cached(
 # Inside a traceback the exception line may carry any class name (`Unsupported: ...`). A bare
 # class may close the quotation a traceback was pasted in (`NotImplementedError"`).
 _EXC_IN_TRACEBACK = compile_cached(rf"^(?P<type>{_TYPE})(?::\s?(?P<msg>.*)|[\"'`])?$")
+# An exception printed as its repr on a line of its own (`print(repr(e))`, a log's
+# `AssertionError("Torch not compiled with CUDA enabled")`): the class, then its one message.
+_EXC_REPR = compile_cached(
+    rf"^\s*(?P<type>{_TYPE}(?:Error|Exception))\((?P<q>[\"'])"
+    r"(?P<msg>[^\n]{1,2000}?)(?P=q),?\)[,.。]?\s*$"
+)
 _CHAIN = compile_cached(
     r"^\s*(The above exception was the direct cause of the following exception:"
     r"|During handling of the above exception, another exception occurred:)"
@@ -458,6 +464,9 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         if m:
             inner = Error(m.group("type"), m.group("msg").strip(), relation="cause")
             return [*_with_inner_error(inner), Error(None, block.strip())], j
+    m = _EXC_REPR.match(line) if "(" in line else None
+    if m:
+        return [Error(m.group("type"), m.group("msg"))], i + 1
     m = _EXC.match(line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)

@@ -93,6 +93,8 @@ _PART_OF_LOSS = (
     # discriminator's two terms: loss_dis, g_adv_loss, loss_D_fake): each model has its own
     r"(?![a-z0-9_.]*?(?<![a-z0-9])(?:d|g|dis|disc|gen|adv|critic|generator|discriminator|real"
     r"|fake)(?![a-z0-9]))"
+    # nor a tracker of the best value so far ('best_train_loss': inf, before the first epoch)
+    r"(?![a-z0-9_.]*?(?<![a-z0-9])(?:best|min|lowest|prev)(?![a-z0-9]))"
     # nor the whole loss by another of its names (total_loss, val_loss)
     r"(?!(?:mean|avg|average|epoch|running|total"
     r"|train|training|val|valid|validation|eval|dev|test)[_.]loss$|loss[_.](?:step|epoch)$)"
