@@ -156,6 +156,8 @@ _COMMAND_LINE = compile_cached(
     r"(?:python3?|pip3?|torchrun|accelerate|deepspeed|bash|sh)(?:[ \t]+-m)?"
     r"[ \t]+\S+(?:[ \t]+[^\s-]\S*)*[ \t]+--?\w"
 )
+# A comment's start in a line of code: `  # ` (not the `#` of a URL's anchor)
+_COMMENT = compile_cached(r"\s#\s")
 _MIN_PROSE_WORDS = 8
 _ERROR_REPORTED = compile_cached(
     r"\b(?:get|gets|getting|got|throws?|threw|thrown|raises?|raised|gives?|gave|giving|hits?|"
@@ -234,7 +236,7 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
         told = [
             line
             for line in sentence.splitlines()
-            if _CHINESE.search(line) and not _COMMAND_LINE.match(line)
+            if _CHINESE.search(line) and not _COMMAND_LINE.match(line) and not _commented_code(line)
         ]
         text = compact("\n".join(told))
         uncued = not any(cue in text for cue in _ERROR_CUES)
@@ -262,6 +264,16 @@ def _covered(sentence: str, index: Index) -> dict[str, frozenset[str]]:
         # ("all buffers must be on the same device error", tinygrad's own check): one concept more
         covered = {e: found for e, found in covered.items() if len(found) > _MIN_CONCEPTS}
     return covered
+
+
+def _commented_code(line: str) -> bool:
+    """A line of code whose Chinese is only its comment (`'type': 'DataLoader',  # 使用torch
+    dataloader只需要改为 DataLoader`, a project's config): the project's words, not the user's."""
+    comment = _COMMENT.search(line)
+    if comment is None:
+        return False
+    code = line[: comment.start()]
+    return _CHINESE.search(code) is None and any(c in code for c in "=:,([{")
 
 
 def _english_description(sentence: str) -> tuple[str, bool]:
