@@ -147,7 +147,8 @@ def old_tensor_methods(root: Path) -> set[str]:
 
 def old_strings(root: Path, names: set[str]) -> set[str]:
     """Which of `names` the old release's libraries hold as a string (what their C++ registers),
-    found in one pass of an automaton over them."""
+    found in one pass of an automaton over them. The tail of a longer string counts: the linker
+    stores a string that ends another only once ("amp" inside "clamp")."""
     import ahocorasick
 
     machine = ahocorasick.Automaton()
@@ -214,7 +215,12 @@ def main(argv: list[str] | None = None) -> int:
     unread["Tensor"] = tensor_now - old_tensor_methods(args.old)
     held = old_strings(args.old, set().union(*unread.values()))
     table = {
-        name: sorted(n for n in new if n not in held and not _LEGACY_TYPE.fullmatch(n))
+        name: sorted(
+            n
+            for n in new
+            # a submodule is a file: the old tree's reading alone says whether it was there
+            if (f"{name}.{n}" in modules or n not in held) and not _LEGACY_TYPE.fullmatch(n)
+        )
         for name, new in unread.items()
     }
     table = {name: names for name, names in table.items() if names}

@@ -87,6 +87,10 @@ _FAILED_RUNNING = compile_cached(r"^Failed running (?:call_function|call_method|
 # transformers' lazy import re-raises what failed as "Failed to import transformers.trainer because
 # of the following error (look up to see its traceback):" and the cause's own message on the next
 # line, unindented (import_utils.py's _get_module).
+# A C++ library's check that prints where it failed, then what on the next line (spconv's cumm:
+# "RuntimeError: sync .../cuda_profiler.h:168" above "cuda failed with error 700 an illegal
+# memory access was encountered")
+_LOCATION_ONLY = compile_cached(r"^\s*(?:\w+ )?\S+\.(?:h|hpp|cpp|cc|cu|cuh):\d+\s*$")
 _CAUSE_BELOW = compile_cached(r"\(look up to see its traceback\):\s*$")
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
@@ -725,7 +729,10 @@ def _read_message(
     # torch.compile's report of a failed fake-tensor run (torch 2.0-2.5) puts the op's own message
     # below the call, unindented: it is read on like a line that ends at its colon
     ends_at_colon = (
-        not first.strip() or bool(_FAILED_RUNNING.match(first)) or bool(_CAUSE_BELOW.search(first))
+        not first.strip()
+        or bool(_FAILED_RUNNING.match(first))
+        or bool(_CAUSE_BELOW.search(first))
+        or bool(_LOCATION_ONLY.match(first))
     )
     rejoined = False
     while i < len(lines) and len(parts) < MAX_MESSAGE_LINES:

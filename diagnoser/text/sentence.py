@@ -71,13 +71,18 @@ def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
     return [(phrase, list(ids)) for phrase, ids in by_phrase.items()]
 
 
-# A one-word name followed by a number is a log's column, not a word of a sentence: fairseq
-# prints `oom=0` and `| oom 0 |`, the count of out-of-memory retries, on every line.
+# A one-word name followed by a number is a log's column or a setting, not a word of a sentence:
+# fairseq prints `oom=0` and `| oom 0 |`, the count of out-of-memory retries, on every line, and a
+# command sets `CUDA_LAUNCH_BLOCKING=1` whatever the error it debugs.
 _FIELD_VALUE = compile_cached(r"[^\S\n]?[=:]?[^\S\n]?\d")
 
 
 def _log_field(text: str, phrase: str, end: int) -> bool:
-    return phrase.isascii() and phrase.isalpha() and _FIELD_VALUE.match(text, end) is not None
+    return (
+        phrase.isascii()
+        and phrase.replace("_", "").isalpha()
+        and _FIELD_VALUE.match(text, end) is not None
+    )
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:
