@@ -1123,10 +1123,12 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool, crashed: b
     return _narrower_first(_guesses_below_the_log(out))
 
 
-# A traceback's frame line and the source line printed under it (a log's timestamp may start both)
+# A traceback's frame line and the source line printed under it (a log's timestamp may start both;
+# pytest's "file.py:6: in step" is one too)
 # (not another frame, nor the exception a traceback printed without its source)
 _FRAME_SOURCE = compile_cached(
-    r'(?m)^([^\n"]{0,80}\bFile "[^"\n]{1,500}", line \d[^\n]*\n)'
+    r'(?m)^((?:[^\n"]{0,80}\bFile "[^"\n]{1,500}", line \d[^\n]*'
+    r"|[^\s:]{1,500}\.py:\d{1,9}: in \S{1,200}[ \t]*)\n)"  # pytest's short report
     r'(?![^\n"]{0,80}\bFile ")(?![ \t]*[\w.]{0,200}(?:Error|Exception|Warning)\b)[^\n]*'
 )
 
@@ -1135,7 +1137,7 @@ def _without_frame_sources(said: str) -> str:
     """The sentence without the source lines a traceback prints under its frames: the program's
     code, no description of the user's (`torch.load(ckpt, weights_only=True)` in ComfyUI's
     frames says nothing of weights_only's error)."""
-    return _FRAME_SOURCE.sub(r"\1", said) if 'File "' in said else said
+    return _FRAME_SOURCE.sub(r"\1", said) if 'File "' in said or ".py:" in said else said
 
 
 def _without_printed_warnings(said: str, trace: Trace) -> str:

@@ -476,6 +476,8 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
         kind = "warning" if m.group("type").lower().endswith("warning") else "exception"
         bare: Error | None = Error(m.group("type"), message, kind=kind)
+        if j + 1 < len(lines) and lines[j].strip() == "Traceback:" and _FRAME.match(lines[j + 1]):
+            j += 1  # Streamlit's page: the message, then "Traceback:" and the frames
         if j < len(lines) and _FRAME.match(lines[j]):  # the message printed before its frames
             bare, j = _read_traceback(lines, j, default=bare)
         assert bare is not None
