@@ -126,6 +126,16 @@ def _grad_explodes(log: TrainingLog) -> Finding | None:
     return Finding("grad-explodes", 92, values)
 
 
+def _spikes(log: TrainingLog) -> bool:
+    """A grad norm a hundred times its first reading (and large): too little to call an explosion
+    from the numbers alone (one spike may recover at once), but no log that denies one either
+    (mmengine's "grad_norm: 3.4572" then "grad_norm: 31101415.5974", the paste cut there)."""
+    good = finite(log.series.get("grad_norm", []))
+    return bool(good) and any(
+        p.value >= 1e3 and p.value >= 100 * max(good[0].value, 1e-12) for p in good
+    )
+
+
 def _nan(log: TrainingLog) -> Finding | None:
     points = _loss(log)
     for i, p in enumerate(points):
@@ -598,7 +608,7 @@ _READS: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {
     "nan": ((("loss",), 3),),
     "zero": ((("loss",), 3),),
     "memory-grows": ((("memory",), 4),),
-    "grad-explodes": ((("grad_norm",), 2),),
+    "grad-explodes": ((("grad_norm",), 3),),
 }
 
 
@@ -608,6 +618,8 @@ def shown_otherwise(log: TrainingLog, signal: str, findings: dict[str, Finding])
     loss) is what the numbers deny."""
     if not log or signal in findings:
         return False
+    if signal == "grad-explodes" and _spikes(log):
+        return False  # a norm that jumped, whatever followed: the sentence says it went on
     return any(
         all(len(finite(log.series.get(name, []))) >= n for name in names)
         for names, n in _READS.get(signal, ())
