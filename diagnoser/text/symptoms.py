@@ -608,7 +608,7 @@ _READS: dict[str, tuple[tuple[tuple[str, ...], int], ...]] = {
     "nan": ((("loss",), 3),),
     "zero": ((("loss",), 3),),
     "memory-grows": ((("memory",), 4),),
-    "grad-explodes": ((("grad_norm",), 3),),
+    "grad-explodes": ((("grad_norm",), 3),),  # two beside a skipped step: see shown_otherwise
 }
 
 
@@ -618,8 +618,14 @@ def shown_otherwise(log: TrainingLog, signal: str, findings: dict[str, Finding])
     loss) is what the numbers deny."""
     if not log or signal in findings:
         return False
-    if signal == "grad-explodes" and _spikes(log):
-        return False  # a norm that jumped, whatever followed: the sentence says it went on
+    if signal == "grad-explodes":
+        if _spikes(log):
+            return False  # a norm that jumped, whatever followed: the sentence says it went on
+        norms = log.series.get("grad_norm", [])
+        if len(finite(norms)) == 2 and len(norms) > 2:
+            # fp16's loss scaling skipped a step ("grad_norm: nan") and the run went on: two
+            # finite norms around it show what the nan was; two alone are too few to deny
+            return True
     return any(
         all(len(finite(log.series.get(name, []))) >= n for name in names)
         for names, n in _READS.get(signal, ())
