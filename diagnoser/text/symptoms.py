@@ -109,7 +109,7 @@ def _grad_explodes(log: TrainingLog) -> Finding | None:
         return _layer_grads_huge(log) or _exploded_to_chance(log)
     first, peak = good[0], max(good, key=lambda p: p.value)
     # One spike that recovers at once is noise; explosion is growth that stays (or goes non-finite).
-    high = [p for p in good if p.value >= 1e3 and p.value >= 100 * max(first.value, 1e-12)]
+    high = _jumped(good)
     # A log that starts after the blow-up has no small norm to grow from: norms of a million and
     # more, twice, are no healthy model's (unclipped norms of one run in the tens at most).
     huge = [p for p in good if p.value >= _HUGE_GRAD_NORM]
@@ -126,14 +126,17 @@ def _grad_explodes(log: TrainingLog) -> Finding | None:
     return Finding("grad-explodes", 92, values)
 
 
+def _jumped(good: list[Point]) -> list[Point]:
+    """The finite grad norms a hundred times the first one, and large."""
+    first = good[0].value if good else 0.0
+    return [p for p in good if p.value >= 1e3 and p.value >= 100 * max(first, 1e-12)]
+
+
 def _spikes(log: TrainingLog) -> bool:
-    """A grad norm a hundred times its first reading (and large): too little to call an explosion
-    from the numbers alone (one spike may recover at once), but no log that denies one either
-    (mmengine's "grad_norm: 3.4572" then "grad_norm: 31101415.5974", the paste cut there)."""
-    good = finite(log.series.get("grad_norm", []))
-    return bool(good) and any(
-        p.value >= 1e3 and p.value >= 100 * max(good[0].value, 1e-12) for p in good
-    )
+    """A grad norm that jumped (_jumped): too little to call an explosion from the numbers alone
+    (one spike may recover at once), but no log that denies one either (mmengine's
+    "grad_norm: 3.4572" then "grad_norm: 31101415.5974", the paste cut there)."""
+    return bool(_jumped(finite(log.series.get("grad_norm", []))))
 
 
 def _nan(log: TrainingLog) -> Finding | None:
