@@ -120,7 +120,7 @@ def test_an_exception_printed_as_its_repr_is_read_as_its_class_and_message() -> 
         torch.zeros(2, 3) @ torch.zeros(4, 5)
     except RuntimeError as e:
         caught = e
-    for line in (repr(caught), f"  {caught!r},", f"error: {caught!r}"[len("error: ") :]):
+    for line in (repr(caught), f"  {caught!r},", f"{caught!r}."):
         errors = parse(f"step 3\n{line}\nmore log\n").errors
         assert [(e.exc_type, e.message) for e in errors] == [("RuntimeError", str(caught))]
     # an assignment that builds an exception is code, not one raised

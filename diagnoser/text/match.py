@@ -1123,9 +1123,9 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool, crashed: b
     return _narrower_first(_guesses_below_the_log(out))
 
 
-# A traceback's frame line and the source line printed under it (a log's timestamp may start both;
-# pytest's "file.py:6: in step" is one too)
-# (not another frame, nor the exception a traceback printed without its source)
+# A traceback's frame line and the source line printed under it, which is neither another frame
+# nor the exception a traceback printed without its source (a log's timestamp may start both lines;
+# pytest's short report writes the frame as "file.py:6: in step")
 _FRAME_SOURCE = compile_cached(
     r'(?m)^((?:[^\n"]{0,80}\bFile "[^"\n]{1,500}", line \d[^\n]*'
     r"|[^\s:]{1,500}\.py:\d{1,9}: in \S{1,200}[ \t]*)\n)"  # pytest's short report

@@ -87,11 +87,11 @@ _FAILED_RUNNING = compile_cached(r"^Failed running (?:call_function|call_method|
 # transformers' lazy import re-raises what failed as "Failed to import transformers.trainer because
 # of the following error (look up to see its traceback):" and the cause's own message on the next
 # line, unindented (import_utils.py's _get_module).
+_CAUSE_BELOW = compile_cached(r"\(look up to see its traceback\):\s*$")
 # A C++ library's check that prints where it failed, then what on the next line (spconv's cumm:
 # "RuntimeError: sync .../cuda_profiler.h:168" above "cuda failed with error 700 an illegal
 # memory access was encountered")
 _LOCATION_ONLY = compile_cached(r"^\s*(?:\w+ )?\S+\.(?:h|hpp|cpp|cc|cu|cuh):\d+\s*$")
-_CAUSE_BELOW = compile_cached(r"\(look up to see its traceback\):\s*$")
 # Unindented lines that still belong to a bare error line's message.
 _BARE_GOES_ON = compile_cached(r"^\s*Original Traceback")
 # A bare error line's message cut by a hard wrap (_cut_mid_sentence), and the line that goes on.

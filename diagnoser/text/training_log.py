@@ -90,11 +90,10 @@ _WATCH_STEP = compile_cached(r"^\s*step (?P<step>\d{1,12})\b")
 # each word short (the pre-filter below reads the words after "loss" as this does)
 _PART_OF_LOSS = (
     # not a GAN's model's loss (a word of its name says which model or which of the
-    # discriminator's two terms: loss_dis, g_adv_loss, loss_D_fake): each model has its own
+    # discriminator's two terms: loss_dis, g_adv_loss, loss_D_fake): each model has its own; nor
+    # a tracker of the best value so far ('best_train_loss': inf, before the first epoch)
     r"(?![a-z0-9_.]*?(?<![a-z0-9])(?:d|g|dis|disc|gen|adv|critic|generator|discriminator|real"
-    r"|fake)(?![a-z0-9]))"
-    # nor a tracker of the best value so far ('best_train_loss': inf, before the first epoch)
-    r"(?![a-z0-9_.]*?(?<![a-z0-9])(?:best|min|lowest|prev)(?![a-z0-9]))"
+    r"|fake|best|min|lowest|prev)(?![a-z0-9]))"
     # nor the whole loss by another of its names (total_loss, val_loss)
     r"(?!(?:mean|avg|average|epoch|running|total"
     r"|train|training|val|valid|validation|eval|dev|test)[_.]loss$|loss[_.](?:step|epoch)$)"
