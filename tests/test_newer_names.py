@@ -1,4 +1,4 @@
-"""The table of public PyTorch names newer than torch 1.4 (diagnoser/knowledge/newer_names.json),
+"""The table of public PyTorch names newer than torch 1.0 (diagnoser/knowledge/newer_names.json),
 checked against the installed torch, and torch-version-too-old's `newer_name` signatures on the
 messages torch itself prints when such a name is missing."""
 
@@ -46,6 +46,15 @@ def test_names_every_torch_has_are_not_in_it() -> None:
     assert not newer_names.newer("torch.nn", "Linear")
     assert not newer_names.newer("Tensor", "view")
     assert newer_names.newer("torch.nn", "RMSNorm")
+
+
+def test_names_added_after_1_0_are_in_it() -> None:
+    # 1.1 to 1.4's additions, as 2019-era code meets an older torch
+    assert newer_names.newer("torch.nn", "Identity")
+    assert newer_names.newer("torch", "logical_not")
+    assert newer_names.newer("torch.optim", "AdamW")
+    # version.py is all Python: the old libraries' strings say nothing of its names
+    assert newer_names.newer("torch.version", "xpu")
 
 
 def _submodule(name: str) -> bool:

@@ -365,6 +365,26 @@ def test_only_the_same_words_count_as_a_restatement() -> None:
     assert parse(short).errors[0].message == "Error"
 
 
+def test_a_paste_cut_mid_message_reads_the_title_that_restates_it() -> None:
+    """default_collate's TypeError (torch's own text, captured) as a post shows it: the title
+    copies the message without its class, and the traceback's last line is cut mid-word where
+    the paste ends (ifzhang/FairMOT#377). A message cut elsewhere is left as printed."""
+    pytest.importorskip("torch")
+    from torch.utils.data import default_collate
+
+    with pytest.raises(TypeError) as caught:
+        default_collate([None])
+    message = str(caught.value)
+    cut = message[:24]
+    post = f"{message}\n\nhow do I fix this?\nTraceback (most recent call last):\n"
+    post += '  File "train.py", line 9, in <module>\n    main()\n'
+    err = parse(post + f"TypeError: {cut}").root
+    assert err is not None and (err.exc_type, err.message) == ("TypeError", message)
+    # the same cut line with the paste going on below it: a cut of its own, not the paste's end
+    err = parse(post + f"TypeError: {cut}\nthen I tried num_workers=0").errors[-1]
+    assert err.message.startswith(cut) and err.message != message
+
+
 def _pasted(name: str) -> str:
     """A real paste under tests/data/real without its `# source:` / `# expect:` header."""
     lines = (REAL / name).read_text(encoding="utf-8").split("\n")

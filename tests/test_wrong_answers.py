@@ -1579,3 +1579,42 @@ def test_misses_read_in_round_18(post_id: str, family: str | None, index: Index)
 )
 def test_misses_read_in_round_19(post_id: str, family: str | None, index: Index) -> None:
     assert _first(_post(post_id), index) == family
+
+
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [
+        # heldout24's: a title restating the message the paste's last line cuts mid-word; a name
+        # of torch.version's, which is all Python, new whatever strings the old libraries hold
+        ("held24-030", "collate-unsupported-type"),
+        ("held24-061", "torch-version-too-old"),
+        # heldout25's: the CUDAContext.cpp assertion named by its place alone; torchvision's
+        # image ops not loaded; torch.cat's "but got int" (a <dtype> where the collate example
+        # has NoneType) is no collate error; "no module named torch" is not in "torch_tensorrt"
+        ("held25-021", "invalid-device-ordinal"),
+        ("held25-084", "torchvision-version-mismatch"),
+        ("held25-033", None),
+        ("held25-074", None),
+        # heldout26's: a meta tensor copied; "Target 2 is out" cut; an old torchvision's ops
+        # missing, but not on Python 3.11 (held26-044); torchvision's import reaching for a
+        # private torch name; a private torchvision name; AT_CHECK 未定义
+        ("held26-021", "numpy-cuda-tensor"),
+        ("held26-039", "target-out-of-bounds"),
+        ("held26-045", "torch-version-too-old"),
+        ("held26-044", None),
+        ("held26-047", "torchvision-version-mismatch"),
+        ("held26-048", "torch-private-api-removed"),
+        ("held26-050", "torch-private-api-removed"),
+        # heldout27's: transformers' "Disabling PyTorch because ... required but found" above its
+        # "None of PyTorch ... have been found"; a desktop app's GLib symbol; torch.logical_not
+        # (1.2) missing; torchrun's agent line quoted without its exit code; pybind11 refusing
+        # torch's ScriptModule
+        ("held27-003", "torch-version-too-old"),
+        ("held27-007", None),
+        ("held27-056", "torch-version-too-old"),
+        ("held27-089", "torchrun-child-failed"),
+        ("held27-135", "extension-abi-mismatch"),
+    ],
+)
+def test_misses_read_in_round_20(post_id: str, family: str | None, index: Index) -> None:
+    assert _first(_post(post_id), index) == family

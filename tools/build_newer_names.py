@@ -1,27 +1,32 @@
-"""Build the public PyTorch names that a torch of 1.4 or older lacks (newer_names.json).
+"""Build the public PyTorch names that a torch of 1.0 or older lacks (newer_names.json).
 
 Run by developers, offline, never at install. "module 'torch.nn' has no attribute 'RMSNorm'" says
 the installed torch is older than the code when the name is one current releases have and old
 ones did not; a name every torch had (`torch.device`, `torch.no_grad`) missing says something else
 (a file named torch.py shadowing the package, a broken install). torch-version-too-old's
-`newer_name` signatures ask this table (diagnoser/knowledge/newer_names.py).
+`newer_name` signatures ask this table (diagnoser/knowledge/newer_names.py). The old release is
+1.0, the first with today's API (device, no_grad): names added from 1.1 on (nn.Identity,
+logical_not, AdamW) say an old torch as surely as 2.x's do.
 
     # the old release, read without importing it (its binaries are for Python 3.7):
-    pip download --no-deps torch==1.4.0 --python-version 3.7 --only-binary=:all: \\
-        --platform manylinux1_x86_64 -d /work/src-cache/torch-1.4.0
-    cd /work/src-cache/torch-1.4.0 && unzip -q torch-1.4.0-*.whl 'torch/*.py' 'torch/*.pyi' \\
-        torch/lib/libtorch.so torch/lib/libtorch_python.so torch/lib/libc10.so
+    pip download --no-deps torch==1.0.0 --python-version 3.7 --only-binary=:all: \\
+        --platform manylinux1_x86_64 -d /work/src-cache/torch-1.0.0
+    cd /work/src-cache/torch-1.0.0 && unzip -q torch-1.0.0-*.whl 'torch/*.py' \\
+        torch/lib/libtorch.so torch/lib/libtorch_python.so torch/lib/libc10.so \\
+        torch/lib/libcaffe2.so
     # the current one is the installed torch, imported:
-    python tools/build_newer_names.py --old /work/src-cache/torch-1.4.0/torch
+    python tools/build_newer_names.py --old /work/src-cache/torch-1.0.0/torch
 
 The old names of a module are what its .py and .pyi files define, assign or import at module
 level (`from .x import *` followed), its submodules, and for Tensor the methods of
-torch/__init__.pyi's and torch/tensor.py's Tensor classes. That reading misses what C++ registers
-(1.4's stubs lack Tensor.add), so a name its libraries hold as a string ("add\\0", maybe the tail
-of a longer one) counts as old too, and so do the legacy type names (FloatTensor, BoolStorage),
-which torch assembles at run time: a name is new only when neither reading finds it, which errs
-towards old. Only modules and names current torch has are kept, and only public ones (no leading
-underscore anywhere in the path).
+torch/__init__.pyi's (none before 1.1) and torch/tensor.py's Tensor classes. That reading misses
+what C++ registers (Tensor.add), so in Tensor and in a module whose old files reach into torch._C
+a name its libraries hold as a string ("add\\0", maybe the tail of a longer one) counts as old
+too (torch.version.xpu is new whatever string "xpu" the libraries hold: version.py is all
+Python), and so do the legacy type names (FloatTensor, BoolStorage), which torch assembles at run
+time: a name is new only when neither reading finds it, which errs towards old. Only modules and
+names current torch has are kept, and only public ones (no leading underscore anywhere in the
+path).
 """
 
 from __future__ import annotations
@@ -123,6 +128,16 @@ def _resolve(package: str, module: str | None, level: int) -> str | None:
     return ".".join(base + ([module] if module else []))
 
 
+_C_BINDING = re.compile(r"\b_C\b")
+
+
+def binds_c(root: Path, module: str) -> bool:
+    """Whether the old release's `module` may take names from C++: its files name torch._C."""
+    return any(
+        _C_BINDING.search(p.read_text(errors="replace")) for p in _old_module_files(root, module)
+    )
+
+
 def old_tensor_methods(root: Path) -> set[str]:
     found: set[str] = set()
     for path in (root / "__init__.pyi", root / "tensor.py"):
@@ -198,9 +213,19 @@ def _public(module: types.ModuleType) -> set[str]:
     return names
 
 
+def _release(root: Path) -> str:
+    """The old release's number, from its generated version.py."""
+    found = re.search(r"__version__ = '([^']+)'", (root / "version.py").read_text())
+    if found is None:
+        raise SystemExit(f"{root / 'version.py'}: no __version__")
+    return found[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--old", type=Path, required=True, help="the torch folder of the 1.4.0 wheel")
+    ap.add_argument(
+        "--old", type=Path, required=True, help="the torch folder of the old wheel (1.0.0)"
+    )
     args = ap.parse_args(argv)
     import torch
 
@@ -214,17 +239,19 @@ def main(argv: list[str] | None = None) -> int:
     tensor_now = {n for n in dir(torch.Tensor) if not n.startswith("_")}
     unread["Tensor"] = tensor_now - old_tensor_methods(args.old)
     held = old_strings(args.old, set().union(*unread.values()))
+    from_c = {name for name in unread if name == "Tensor" or binds_c(args.old, name)}
     table = {
         name: sorted(
             n
             for n in new
             # a submodule is a file: the old tree's reading alone says whether it was there
-            if (f"{name}.{n}" in modules or n not in held) and not _LEGACY_TYPE.fullmatch(n)
+            if (f"{name}.{n}" in modules or name not in from_c or n not in held)
+            and not _LEGACY_TYPE.fullmatch(n)
         )
         for name, new in unread.items()
     }
     table = {name: names for name, names in table.items() if names}
-    meta = {"old": "1.4.0", "current": torch.__version__.split("+")[0]}
+    meta = {"old": _release(args.old), "current": torch.__version__.split("+")[0]}
     OUT.write_text(json.dumps({"meta": meta, "names": table}, indent=0, sort_keys=True) + "\n")
     print(f"{OUT}: {sum(map(len, table.values()))} names in {len(table)} modules", file=sys.stderr)
     return 0

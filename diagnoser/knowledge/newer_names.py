@@ -1,5 +1,5 @@
-"""Public PyTorch names that current releases have and torch 1.4 did not (newer_names.json,
-built by tools/build_newer_names.py from the installed torch and the 1.4.0 wheel).
+"""Public PyTorch names that current releases have and torch 1.0 did not (newer_names.json,
+built by tools/build_newer_names.py from the installed torch and the 1.0.0 wheel).
 
 "module 'torch.nn' has no attribute 'RMSNorm'" says the installed torch is older than the code
 when the name is one of these; a name every torch had missing says something else (a file named
@@ -26,5 +26,5 @@ def _table() -> dict[str, frozenset[str]]:
 
 def newer(module: str, name: str) -> bool:
     """`module.name` (module "Tensor" for a tensor's attribute) is public in current PyTorch and
-    was not in torch 1.4."""
+    was not in torch 1.0."""
     return name in _table().get(module, frozenset())

@@ -105,7 +105,7 @@ class Signature(Strict):
     beside: NonEmpty | None = None
     # The names the pattern captures, `name` in `module` ("Tensor" for a tensor's attribute;
     # "torch" when it captures none), must be a public PyTorch name that current releases have
-    # and torch 1.4 did not (newer_names.py): a torch older than the code, not a missing name
+    # and torch 1.0 did not (newer_names.py): a torch older than the code, not a missing name
     newer_name: bool = False
     torch: NonEmpty | None = None
     explain: Text | None = None

@@ -353,7 +353,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     failing = _FailingLines(trace)
     for err in chosen:
         found = _signature_matches(err, index, trace.text, failing)
-        found = found or _fuzzy_matches(err, index, failing)
+        found = found or _fuzzy_matches(err, index, trace.text, failing)
         found = found or _frame_matches(err, index)
         if not found and _stopped_the_run(err):
             unexplained.append(err)
@@ -550,7 +550,7 @@ def _signature_matches(err: Error, index: Index, text: str, failing: _FailingLin
         if "need" in values and "have" in values and not _older(values["have"], values["need"]):
             continue  # a version check that names one it found as new as the one it needs
         if sig.newer_name and not newer(values.get("module", "torch"), values.get("name", "")):
-            continue  # a name every torch since 1.4 has: missing for another reason
+            continue  # a name every torch since 1.0 has: missing for another reason
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
     return out
@@ -622,7 +622,7 @@ _ENGLISH_WORD = r"[A-Za-z]{2,}"
 _MIN_FUZZY_WORDS = 3
 
 
-def _fuzzy_matches(err: Error, index: Index, failing: _FailingLines) -> list[Match]:
+def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) -> list[Match]:
     from .mask import key_tokens, mask, squash
 
     masked = mask(err.message.split("\n", 1)[0])
@@ -652,10 +652,12 @@ def _fuzzy_matches(err: Error, index: Index, failing: _FailingLines) -> list[Mat
             # resembles matches it too
             and all(ex_side or not side for side, ex_side in zip(unless[e], ex.unless, strict=True))
             and not _a_word_replaced(masked, squashed, ex)
+            # the example, maybe with other numbers or words around it, which a signature
+            # recognises: the signature's verdict on the message stands
             and not (
                 ex.pinned
-                and ex.pinned == _numberless(err.message)
-                and not _pins_fit(index.entry(e), err)
+                and ex.pinned in _numberless(err.message)
+                and not _pins_fit(index.entry(e), err, text)
             )
         ):
             similarity[e] = ratio
@@ -749,15 +751,19 @@ def _calls_in(sig: FrameSignature, paths: list[tuple[str, Frame]]) -> bool:
     )
 
 
-def _pins_fit(entry: Entry, err: Error) -> bool:
-    """Some signature of the entry fits the message's text (whatever its class). Asked of a
-    message that is one of the entry's examples with other numbers, where a signature fits that
-    example: the signature pins a number the message does not have ("takes 1 positional argument
-    but 2 were given" is a transform class called on an image; "but 4 were given" is some other
-    constructor), so the resemblance is no evidence."""
+def _pins_fit(entry: Entry, err: Error, text: str) -> bool:
+    """Some signature of the entry fits the message's text (whatever its class), and the rest of
+    the paste (`text`) where it asks. Asked of a message that is one of the entry's examples,
+    maybe with other numbers, where a signature fits that example: the signature pins a number
+    the message does not have ("takes 1 positional argument but 2 were given" is a transform
+    class called on an image; "but 4 were given" is some other constructor), or what the paste
+    must show beside it (an old torchvision's missing ops, not on Python 3.11), so the
+    resemblance is no evidence."""
     texts = {err.message, err.message.replace("\n", ""), err.message.strip(_QUOTING)}
     return any(
-        s.regex.search(t) and not (s.unless_regex and s.unless_regex.search(t))
+        s.regex.search(t)
+        and not (s.unless_regex and s.unless_regex.search(t))
+        and not (s.beside_regex and not s.beside_regex.search(text or err.message))
         for s in _by_text(entry)
         for t in texts
     )
@@ -835,19 +841,27 @@ def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
 
 
 def _slot_refilled(masked: str, example: str) -> bool:
-    """Where the example names a device or a dtype, the message has a plain word between the
+    """Where one of the two names a device or a dtype, the other has a plain word between the
     same two words: "PyTorch was compiled without NumPy support" is not "... without CUDA
-    support" (its <device>), though every word of the example is still there."""
-    if "<device>" not in example and "<dtype>" not in example:
-        return False
-    theirs, ours = example.split(), masked.split()
+    support" (the example's <device>), and torch.cat's "... but got int" is not the collate
+    wording "... but got NoneType" (the message's <dtype>), though every other word is there."""
+    # the ends are padded: a slot may be the message's last word
+    ours, theirs = ["", *masked.split(), ""], ["", *example.split(), ""]
+    return _refills(ours, theirs) or _refills(theirs, ours)
+
+
+def _refills(words: list[str], slotted: list[str]) -> bool:
+    """`words` has a plain word where `slotted` has a <device> or <dtype> between the same two."""
     slots = {
-        (theirs[i - 1], theirs[i + 1])
-        for i in range(1, len(theirs) - 1)
-        if theirs[i] in ("<device>", "<dtype>")
+        (slotted[i - 1], slotted[i + 1])
+        for i in range(1, len(slotted) - 1)
+        if slotted[i] in ("<device>", "<dtype>")
     }
+    if not slots:
+        return False
     return any(
-        (ours[j - 1], ours[j + 1]) in slots and ours[j].isalpha() for j in range(1, len(ours) - 1)
+        (words[j - 1], words[j + 1]) in slots and words[j].isalpha()
+        for j in range(1, len(words) - 1)
     )
 
 

@@ -489,21 +489,28 @@ def _restated_in_full(err: Error, text: str) -> Error:
     """A title cut short ("RuntimeError: Can't call numpy()") whose post restates the error in
     full further down, quoted in a sentence or pasted again: read the fullest restatement. Only a
     longer line that starts with the same type and the same words counts, so a different error
-    elsewhere in the post is never taken for this one."""
+    elsewhere in the post is never taken for this one. A message the paste itself ends in, cut
+    mid-word ("TypeError: batch must contain tenso"), may be restated without its type too, as
+    the line a post's title copied it to."""
     if err.exc_type is None or err.kind != "exception" or len(err.message) < _MIN_RESTATED:
         return err
-    needle = f"{err.exc_type}: {err.message}"
+    needles = [f"{err.exc_type}: {err.message}"]
+    if text.rstrip().endswith(err.message.rstrip()):
+        needles.append(f"\n{err.message}")
+        if text.startswith(err.message):
+            needles.append(err.message)  # the title, first of all
     fullest = err.message
-    at = text.find(needle)
-    for _ in range(_MAX_RESTATEMENTS):  # the first few: a post's, not a log's thousands
-        if at == -1:
-            break
-        start = at + len(err.exc_type) + 2
-        end = text.find("\n", start, start + MAX_MESSAGE)
-        line = text[start : start + MAX_MESSAGE if end == -1 else end]
-        if len(line) > len(fullest):
-            fullest = line
-        at = text.find(needle, at + 1)
+    for needle in needles:
+        at = text.find(needle)
+        for _ in range(_MAX_RESTATEMENTS):  # the first few: a post's, not a log's thousands
+            if at == -1:
+                break
+            start = at + len(needle) - len(err.message)
+            end = text.find("\n", start, start + MAX_MESSAGE)
+            line = text[start : start + MAX_MESSAGE if end == -1 else end]
+            if len(line) > len(fullest):
+                fullest = line
+            at = text.find(needle, at + 1)
     return err if fullest == err.message else _replace(err, message=fullest)
 
 

@@ -86,22 +86,20 @@ def _log_field(text: str, phrase: str, end: int) -> bool:
 
 
 def _whole_words(text: str, start: int, end: int) -> bool:
-    """text[start:end] does not start or end inside a word ("nan" is not in "nanny")."""
+    """text[start:end] does not start or end inside a word ("nan" is not in "nanny", "no module
+    named torch" not in "no module named torch_tensorrt")."""
     phrase = text[start:end]
     before = text[start - 1] if start else " "
     # "0.69" is one word: a phrase ending in "0" does not end inside it
     after = text[end : end + 2] if end < len(text) else " "
     after = after if after[:1] == "." and after[1:].isdigit() else after[:1]
-    cut_before = (
-        phrase[0].isascii() and phrase[0].isalnum() and before.isascii() and before.isalnum()
-    )
-    cut_after = (
-        phrase[-1].isascii()
-        and phrase[-1].isalnum()
-        and after.isascii()
-        and (after.isalnum() or after[1:].isdigit())
-    )
+    cut_before = _in_word(phrase[0]) and _in_word(before)
+    cut_after = _in_word(phrase[-1]) and (_in_word(after) or after[1:].isdigit())
     return not (cut_before or cut_after)
+
+
+def _in_word(char: str) -> bool:
+    return char.isascii() and (char.isalnum() or char == "_")
 
 
 def described_symptoms(sentence: str, index: Index) -> set[str]:
