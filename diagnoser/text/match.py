@@ -379,6 +379,9 @@ def match(trace: Trace, index: Index) -> Diagnosis:
         ):
             for m in _signature_matches(Error(None, title), index, trace.text, failing):
                 keep(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
+        if not best:
+            for m in _logged_wordings(trace, index, failing):
+                keep(m)
     # a warning printed on the way is no exception: a sentence beside it is still read
     has_exception = any(
         (e.exc_type and e.kind != "warning") or e.kind == "assert" for e in trace.errors
@@ -417,6 +420,39 @@ def _title_of(trace: Trace) -> str | None:
     if not first or len(first) > _MAX_TITLE or any(first in err.text for err in trace.errors):
         return None
     return first
+
+
+# how many of a paste's lines are read for a wording a logger printed (_logged_wordings), the
+# shortest line read, and the shortest message of an error judged already that a line may restate
+_MAX_LOGGED_LINES = 400
+_MIN_LOGGED = 20
+_MIN_JUDGED = 12
+
+
+def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list[Match]:
+    """A known error's wording that a line of the paste reports after a label of its own: a
+    logger's record ("2020-04-24 10:01:09 [INFO]: unexpected EOF, expected 6133124 more bytes"),
+    a program that caught the error ("Skipping iteration due to error: Caught RuntimeError in
+    replica 0 on device 0."), a user naming the cause ("导入失败，原因： DLL load failed"). Read
+    only where nothing else answered: the parser takes such lines for no error, and the error
+    it found instead (a C++ abort after the log line) names no entry. A wording at the start of a
+    line is no such report (a printout: `_IncompatibleKeys(...)`), nor is a line restating an
+    error already judged (a title quoting the exception OpenCV's findContours raised)."""
+    out: list[Match] = []
+    judged = [err.message.split("\n", 1)[0].strip() for err in trace.errors]
+    judged = [m for m in judged if len(m) >= _MIN_JUDGED]
+    lines = trace.as_pasted.split("\n", _MAX_LOGGED_LINES)[:_MAX_LOGGED_LINES]
+    for line in (raw.strip() for raw in lines):
+        if len(line) < _MIN_LOGGED or any(m in line for m in judged):
+            continue
+        for m in _signature_matches(Error(None, line), index, trace.text, failing):
+            hit = m.signature.regex.search(line) if m.signature else None
+            if m.entry.kind != "error" or hit is None:
+                continue
+            label = line[: hit.start()].rstrip()
+            if label.endswith((":", "：")) and all(m.entry.id != o.entry.id for o in out):
+                out.append(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
+    return out
 
 
 def _stated_by_a_check(errors: list[Error], trace: Trace, index: Index) -> list[Match]:
