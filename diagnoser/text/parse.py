@@ -139,6 +139,13 @@ _KERNEL_ASSERT = compile_cached(
     # -sizes[i] && index < sizes[i] && \"index out of bounds\" failed."): read as quoted
     r"(?P<msg>Assertion (?:`(?P<quoted>.{1,300})`|(?P<bare>[^`\n]{1,300})) failed\.)"
 )
+# pip's resolver lists each conflict it leaves behind on a line of its own, below its "ERROR:
+# pip's dependency resolver does not currently take into account ..." ("torchvision 0.13.0 requires
+# torch==1.12.0, but you have torch 1.11.0 which is incompatible.")
+_PIP_CONFLICT = compile_cached(
+    r"^\s*(?P<msg>[A-Za-z][\w.-]{0,60} [\w.+!-]{1,40} (?:requires|has requirement) [^\n]{1,300}?, "
+    r"but you(?: have|'ll have) [^\n]{1,200}? which is incompatible\.?)\s*$"
+)
 # The same line from its assertion on, the kernel's file and thread cut away.
 _BARE_KERNEL_ASSERT = compile_cached(r"^\s*(?P<msg>Assertion `[^`\n]{1,300}` failed\.)\s*$")
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
@@ -456,6 +463,9 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _ARGPARSE.match(line) if ": error: " in line else None
     if m:  # the whole line: the program's name is part of what argparse says
         return [Error(None, line.strip())], i + 1
+    m = _PIP_CONFLICT.match(line) if "which is incompatible" in line else None
+    if m:
+        return [Error(None, m.group("msg"))], i + 1
     m = _WORKER_HEADER.match(line)
     if m and i + 1 < len(lines) and lines[i + 1].lstrip().startswith("Original Traceback"):
         # A worker re-raise pasted without the traceback above it: the message is the header,
