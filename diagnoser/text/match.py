@@ -20,14 +20,14 @@ from ..knowledge.regex_cache import compile_cached
 from .framework import another_program, no_neural_network
 from .framework import foreign as from_another_framework
 from .paraphrase import paraphrased_entries, retold_beyond
-from .parse import Error, Frame, Trace, parse
+from .parse import MAX_MESSAGE, Error, Frame, Trace, parse
 from .sentence import described_symptoms, named_entries, spaced_apart
 from .symptoms import compact, detect, fold, learning, normalise, shown_otherwise
 from .training_log import read as read_training_log
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs a start-up milliseconds
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
     from ..knowledge.source_tier import Location
@@ -441,8 +441,7 @@ def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list
     out: list[Match] = []
     judged = [err.message.split("\n", 1)[0].strip() for err in trace.errors]
     judged = [m for m in judged if len(m) >= _MIN_JUDGED]
-    lines = trace.as_pasted.split("\n", _MAX_LOGGED_LINES)[:_MAX_LOGGED_LINES]
-    for line in (raw.strip() for raw in lines):
+    for line in _first_lines(trace.as_pasted, _MAX_LOGGED_LINES):
         if len(line) < _MIN_LOGGED or any(m in line for m in judged):
             continue
         for m in _signature_matches(Error(None, line), index, trace.text, failing):
@@ -453,6 +452,23 @@ def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list
             if label.endswith((":", "：")) and all(m.entry.id != o.entry.id for o in out):
                 out.append(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     return out
+
+
+def _first_lines(text: str, count: int) -> Iterator[str]:
+    """The text's first `count` lines, stripped, each at most MAX_MESSAGE long: a log may be a
+    gigabyte, or one line of megabytes, and neither is copied whole."""
+    start = 0
+    for _ in range(count):
+        if start > len(text):
+            return
+        end = text.find("\n", start, start + MAX_MESSAGE)
+        stop = start + MAX_MESSAGE if end == -1 else end
+        yield text[start:stop].strip()
+        if end == -1:
+            end = text.find("\n", stop)  # the rest of an overlong line is skipped
+            if end == -1:
+                return
+        start = end + 1
 
 
 def _stated_by_a_check(errors: list[Error], trace: Trace, index: Index) -> list[Match]:
