@@ -44,8 +44,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "diagnoser" / "knowledge" / "newer_names.json"
-# deeper modules are no API users import from an old torch by name
-_MAX_DEPTH = 4
+# deeper modules are no API code imports from an old torch by name; companion libraries reach
+# five deep (torchdata's `from torch.utils.data.datapipes.utils.common import StreamWrapper`)
+_MAX_DEPTH = 6
 # torch's test helpers and tools, and modules that import optional dependencies or start threads;
 # torch.distributed, whose names a torch built without distributed support (older macOS and
 # Windows wheels) lacks whatever its release

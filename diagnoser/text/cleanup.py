@@ -49,9 +49,9 @@ _RECORD_PREFIXES = [
     # glog (C++, and torch.distributed's Python logs since 2.4, with a path)
     compile_cached(r"^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d+ +\d+ [\w./\\-]+:\d+\] "),
     compile_cached(r"^\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL|FATAL)\]:? ?"),
-    compile_cached(
-        r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:)"
-    ),  # logging formats
+    # logging formats; a record that says only "failed" keeps its logger's name, which says
+    # what failed (torchrun's "ERROR:torch.distributed.elastic.multiprocessing.api:failed")
+    compile_cached(r"^(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)(?: - | \| |:[\w.]+:(?!failed[ \t]*$))"),
     compile_cached(r"^[\w.]+ - (?:DEBUG|INFO|WARNING|ERROR|CRITICAL) - "),
     # torch 2.0-2.1's own loggers: "torch._dynamo.convert_frame: [WARNING] " (a module path, in
     # lower case: "RuntimeError: [ERROR] ..." is an exception line)

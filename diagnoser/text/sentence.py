@@ -73,8 +73,9 @@ def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
 
 # A one-word name followed by a number is a log's column or a setting, not a word of a sentence:
 # fairseq prints `oom=0` and `| oom 0 |`, the count of out-of-memory retries, on every line, and a
-# command sets `CUDA_LAUNCH_BLOCKING=1` whatever the error it debugs.
-_FIELD_VALUE = compile_cached(r"[^\S\n]?[=:]?[^\S\n]?\d")
+# command sets `CUDA_LAUNCH_BLOCKING=1` whatever the error it debugs, and a printed dict's key is
+# quoted (SD.Next's memory stats, `'oom': 0`).
+_FIELD_VALUE = compile_cached(r"['\"]?[^\S\n]?[=:]?[^\S\n]?\d")
 
 
 def _log_field(text: str, phrase: str, end: int) -> bool:
