@@ -694,6 +694,11 @@ def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) 
         return []  # nor is a heading between rules (pytest's "=== test session starts ===")
     if len(compile_cached(_ENGLISH_WORD).findall(masked)) < _MIN_FUZZY_WORDS:
         return []  # two English words in a Chinese title ("关于compile error") resemble anything
+    if "internal assert failed" in masked:
+        # an internal assertion is its condition and place, the rest boilerplate: "handle_0
+        # INTERNAL ASSERT FAILED at driver_api.cpp" resembles "device >= 0 && device < num_gpus
+        # INTERNAL ASSERT FAILED at CUDAContext.cpp" in its boilerplate alone
+        return []
     codes = _error_codes(err.message)
     examples = _indexed_examples(index)
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
