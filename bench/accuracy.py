@@ -19,7 +19,8 @@ Usage: python bench/accuracy.py
               heldout10|heldout11|heldout12|heldout13|heldout14|
               heldout15|heldout16|heldout17|heldout18|heldout19|heldout20|heldout21|heldout22|
               heldout23|heldout24|heldout25|heldout26|heldout27|heldout28|heldout29|
-              heldout30|heldout31|heldout32|heldout33|heldout34|heldout35]
+              heldout30|heldout31|heldout32|heldout33|heldout34|heldout35|
+              heldout37]
        [--misses] [--json]
 """
 
@@ -78,6 +79,7 @@ HELD_ASIDE = (
     "heldout33",
     "heldout34",
     "heldout35",
+    "heldout37",
 )
 
 
