@@ -45,11 +45,6 @@ RETOLD = {
     "says the target layer is torch.nn.linear and sets `fan_in_fan_out` to false again.\n\nThis "
     "set-up has worked with 3 other PEFT methods, p-tuning, prefix tuning and prompt tuning but "
     "not LORA.": "shape-matmul",
-    # https://github.com/Megvii-BaseDetection/YOLOX/issues/1635: a load said to be impossible is
-    # a failure said, and "state dict" in two words is the weights
-    "Load model trained on custom dataset\n\nI have trained yolox_s model on a custom dataset "
-    "with 1 class. I am not able to load the model state dict because of missing keys in the "
-    "state dict. Need some help here thank you.": "state-dict-mismatch",
 }
 
 
@@ -64,6 +59,11 @@ NAMED = {
     "the state dict keys don't match when loading the checkpoint": "state-dict-mismatch",
     "torch.load fails with weights_only error": "weights-only-load",
     "shared memory error in dataloader": "dataloader-shared-memory",
+    # https://github.com/Megvii-BaseDetection/YOLOX/issues/1635: "missing keys in the state dict",
+    # a phrase since round 20 (it was read as a retelling before)
+    "Load model trained on custom dataset\n\nI have trained yolox_s model on a custom dataset "
+    "with 1 class. I am not able to load the model state dict because of missing keys in the "
+    "state dict. Need some help here thank you.": "state-dict-mismatch",
 }
 
 

@@ -142,6 +142,8 @@ def normalise(text: str) -> str:
         text = _GLUED_HEADER.sub(r"\n\1", text)
     if "```" in text or "~~~" in text:
         text = _FENCE.sub("", text)
+    if "it/s]" in text or "s/it]" in text:
+        text = _AFTER_A_BAR.sub("\n", text)
     # (isascii first: a str knows whether it is ASCII, where the search reads every character)
     if (
         not text.isascii()
@@ -154,6 +156,12 @@ def normalise(text: str) -> str:
     if 'File "' in text:
         lines = list(map(_quoted_frame, lines))
     return "\n".join(lines)
+
+
+# A tqdm bar the next output was written after, on the same line once the carriage returns are
+# gone ("  0% 0/480 [00:00<?, ?it/s]/content/.../inference.py:44: FutureWarning: ..."): the bar
+# ends its line, so that what follows is read as the line it was printed as.
+_AFTER_A_BAR = compile_cached(r"(?<=[\d?](?:it/s|s/it)\])(?=[^\s\],|])")
 
 
 def _after_a_chinese_lead(text: str) -> str:

@@ -720,7 +720,7 @@ def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) 
             # recognises: the signature's verdict on the message stands
             and not (
                 ex.pinned
-                and ex.pinned in _numberless(err.message)
+                and _singular(ex.pinned) in _singular(_numberless(err.message))
                 and not _pins_fit(index.entry(e), err, text)
             )
         ):
@@ -860,6 +860,12 @@ def _numberless(message: str) -> str:
     "dimension one" for "dimension 1" is another text here)."""
     line = " ".join(message.split("\n", 1)[0].split()).strip(_QUOTING).lower()
     return _DIGITS.sub("#", line)
+
+
+def _singular(numberless: str) -> str:
+    """The plural ending of the noun a number counts dropped: it agrees with the number ("takes
+    # positional argument" pinned 1, "takes # positional arguments" another count, one wording)."""
+    return compile_cached(r"(# (?:[a-z]+ )?[a-z]+?)s\b").sub(r"\1", numberless)
 
 
 def _same_keys(ours: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -1218,11 +1224,15 @@ def _without_frame_sources(said: str) -> str:
     return _FRAME_SOURCE.sub(r"\1", said) if 'File "' in said or ".py:" in said else said
 
 
+_PRINTED_WARNING = r"(?m)^[ \t]*Warning: [^\n]*"
+
+
 def _without_printed_warnings(said: str, trace: Trace) -> str:
     """The sentence without the words of the warnings a program printed in it: each is read as a
-    warning, by its own signatures, and is no description of the user's. torch.load's
-    "FutureWarning: You are using `torch.load` with `weights_only=False` ... We recommend you start
-    setting `weights_only=True`" names weights_only=True, though no load failed."""
+    warning, by its own signatures (or is a program's own), and is no description of the
+    user's. torch.load's "FutureWarning: You are using `torch.load` with `weights_only=False` ...
+    We recommend you start setting `weights_only=True`" names weights_only=True, though no load
+    failed."""
     blanked = 0
     for err in trace.errors:
         if err.kind != "warning" or not err.exc_type:
@@ -1233,7 +1243,9 @@ def _without_printed_warnings(said: str, trace: Trace) -> str:
         blanked += 1
         if blanked == _MAX_WARNINGS_BLANKED:
             break
-    return said
+    # nor is a line a program printed as its own warning, with no class ("Warning: Skipped loading
+    # some keys due to shape mismatch: {...}", seed-vc's loader)
+    return compile_cached(_PRINTED_WARNING).sub(" ", said)
 
 
 def _told_by_an_error(

@@ -107,6 +107,8 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "numpy": ("numpy",),
     "convert": ("转换", "转成", "转为", "convert"),
     "contiguous": ("连续", "contiguous"),
+    # what "负 stride 无法转换" is about: without it, any "不能转换" (a model conversion) reads so
+    "stride": ("stride", "步长"),
     "view": ("view", "reshape"),
     "port": ("端口", "port"),
     "nccl": ("nccl",),
