@@ -401,7 +401,7 @@ def test_a_kernel_assertion_printed_without_backticks_reads_as_quoted() -> None:
     )
 
 
-def test_pips_dependency_conflicts_are_read_one_by_one() -> None:
+def test_pips_dependency_conflicts_are_read_one_by_one(caplog: pytest.LogCaptureFixture) -> None:
     """pip's own report (its resolver's warning, produced by pip here and printed as pip's
     logger prints it, "ERROR: ..."): each conflict line is an error of its own, which the
     "ERROR:" line above it only introduces."""
@@ -409,23 +409,13 @@ def test_pips_dependency_conflicts_are_read_one_by_one() -> None:
 
     from pip._internal.commands.install import InstallCommand
 
-    records: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(f"ERROR: {record.getMessage()}")
-
-    logger = logging.getLogger("pip._internal.commands.install")
-    handler = Keep()
-    logger.addHandler(handler)
-    try:
-        package_set = {"torchvision": ("0.13.0", [], None), "torch": ("1.11.0", [], None)}
-        conflicting = {"torchvision": [("torch", "1.11.0", "torch==1.12.0")]}
-        command = InstallCommand("install", "Install packages.")
+    package_set = {"torchvision": ("0.13.0", [], None), "torch": ("1.11.0", [], None)}
+    conflicting = {"torchvision": [("torch", "1.11.0", "torch==1.12.0")]}
+    command = InstallCommand("install", "Install packages.")
+    with caplog.at_level(logging.CRITICAL, logger="pip._internal.commands.install"):
         command._warn_about_conflicts((package_set, ({}, conflicting)), "resolvelib")  # type: ignore[arg-type]
-    finally:
-        logger.removeHandler(handler)
-    (report,) = records
+    (record,) = caplog.records
+    report = f"ERROR: {record.getMessage()}"
     conflicts = [e.message for e in parse(report).errors if "incompatible" in e.message]
     assert conflicts == [report.splitlines()[-1]]
     assert conflicts[0].startswith("torchvision 0.13.0 requires torch==1.12.0, but you have")
