@@ -47,15 +47,19 @@ def worker() -> None:
 
     torch.set_num_threads(1)
     timeout = timedelta(seconds=30) if fixed else timedelta(seconds=1)  # NCCL's default: 10 min
-    dist.init_process_group("gloo", timeout=timeout)
+    # The ranks meet under the default timeout: a rank that starts a second late on a loaded
+    # machine must not fail in the rendezvous itself, which is not the mistake shown here. The
+    # collectives then run in a group with the short timeout, as init_process_group's would.
+    dist.init_process_group("gloo")
+    group = dist.new_group(timeout=timeout)
     rank = dist.get_rank()
     shared = [build_vocab() if rank == 0 else None]
-    dist.broadcast_object_list(shared, src=0)  # every other rank waits here for rank 0
+    dist.broadcast_object_list(shared, src=0, group=group)  # every other rank waits here for rank 0
     vocab = shared[0]
     total = torch.tensor([float(len(vocab))])
-    dist.all_reduce(total)
+    dist.all_reduce(total, group=group)
     print(f"rank {rank}: got {len(vocab)} words, all_reduce gave {total.item():.0f}")
-    dist.barrier()
+    dist.barrier(group=group)
     dist.destroy_process_group()
 
 
