@@ -485,3 +485,23 @@ def test_a_private_module_s_underscore_is_its_name() -> None:
     """)
     (last,) = parse(err).errors[-1:]
     assert last.exc_type == "_pickle.UnpicklingError"
+
+
+def test_a_numbered_list_of_errors_reads_each_exception_line() -> None:
+    """A post that numbers the errors it got ("(1) RuntimeError: ...", "2. ..."; heldout39's
+    caiqi/sample-weighting-network#6): each item is its exception, torch's own text captured
+    here, not a line of prose that the launcher's error below outranks."""
+    torch = pytest.importorskip("torch")
+
+    x = torch.ones(3, requires_grad=True)
+    y = x.sigmoid()  # sigmoid saves its output for the backward
+    y.mul_(2)
+    with pytest.raises(RuntimeError) as caught:
+        y.sum().backward()
+    message = str(caught.value).splitlines()[0]
+    for number in ("(1)", "1.", "2)"):
+        (err,) = parse(f"{number} RuntimeError: {message}").errors
+        assert (err.exc_type, err.message) == ("RuntimeError", message)
+    # a version or a decimal before a class is no list's number
+    (err,) = parse(f"2.5 RuntimeError: {message}").errors
+    assert err.exc_type is None

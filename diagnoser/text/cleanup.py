@@ -63,6 +63,13 @@ _PREFIXES = [
     compile_cached(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
     compile_cached(r"^(?:stderr|stdout): "),  # a subprocess's output relayed (accelerate's tests)
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
+    # a list's number before an exception line ("(1) RuntimeError: ...", "2. ValueError: ..."):
+    # a post that lists the errors it got. A Chinese list's ("1、", "（2）") is kept: its items
+    # are read together (_after_a_chinese_lead)
+    compile_cached(
+        r"^\(?\d{1,2}[).]"
+        r"(?=[ \t]{0,4}(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )[ \t]*"
+    ),
 ]
 # Any of them, asked once: most lines hold none, and one match costs a twelfth of the subs.
 _ANY_PREFIX = compile_cached("|".join(f"(?:{prefix.pattern})" for prefix in _PREFIXES))

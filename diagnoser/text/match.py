@@ -610,9 +610,27 @@ def _signature_matches(err: Error, index: Index, text: str, failing: _FailingLin
             continue  # a version check that names one it found as new as the one it needs
         if sig.newer_name and not newer(values.get("module", "torch"), values.get("name", "")):
             continue  # a name every torch since 1.0 has: missing for another reason
+        if sig.newer_name and _imported_while_running(err, hit.end()):
+            continue  # the module's own file is on the stack: its import failed, not the name
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
     return out
+
+
+# The module's file that "cannot import name 'X' from 'M' (/path/M/__init__.py)" names
+_IMPORTED_FROM = compile_cached(r" \((?P<path>[^()\n]{1,300}\.py)\)")
+
+
+def _imported_while_running(err: Error, end: int) -> bool:
+    """The module a name could not be imported from is itself being imported further up the
+    same traceback: its file's import of something else led back to it (a script named
+    tensorboard.py that imports torch.utils.tensorboard, which imports tensorboard). A circular
+    import leaves the name undefined however new the torch is."""
+    named = _IMPORTED_FROM.match(err.message, end)
+    if named is None or not err.frames:
+        return False
+    path = named["path"].replace("\\", "/")
+    return any(f.filename.replace("\\", "/") == path for f in err.frames)
 
 
 def _older(have: str, need: str) -> bool:
