@@ -413,15 +413,20 @@ def test_a_signature_with_code_needs_the_failing_line_to_fit(
 def test_a_numbered_cuda_error_is_not_claimed_by_another_numbers_example(index: Index) -> None:
     """The number in "cuda runtime error (N)" names the error: (9) is an invalid launch
     configuration, (100) or (38) no GPU at all. Masked, they look alike; the fuzzy stage must not
-    answer one with the other's family, while another wording of the same code still finds it.
-    Both are real torch 0.x output pasted in public issues (devset en-gh-065, en-gh-069)."""
+    answer one with the other's family, while the same code where CUDA starts (its first
+    allocation, THCStorage.cu) still finds it. Both are real torch 0.x output pasted in public
+    issues (devset en-gh-065, en-gh-069)."""
     assert diagnose("RuntimeError: cuda runtime error (9)", index).matches == ()
     same_code = (
         "RuntimeError: cuda runtime error (30) : unknown error at /opt/conda/conda-bld/"
         "pytorch_1501972792122/work/pytorch-0.1.12/torch/lib/THC/generic/THCStorage.cu:66"
     )
     best = diagnose(same_code, index).best
-    assert best is not None and best.entry.id == "no-cuda-gpus" and best.method == "fuzzy"
+    assert best is not None and best.entry.id == "no-cuda-gpus"
+    # the same code at a kernel mid-training: CUDA had started, and the file is a value the
+    # signature pins, so resembling its example is no evidence (heldout40's pytorch-pose-hg-3d#51)
+    mid_run = same_code.replace("THCStorage.cu:66", "THCTensorMathPointwise.cu:606")
+    assert diagnose(mid_run, index).matches == ()
 
 
 def test_an_example_with_another_number_its_signature_pins_is_not_that_entry(index: Index) -> None:

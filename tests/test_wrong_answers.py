@@ -1705,6 +1705,18 @@ def test_misses_read_in_round_20(post_id: str, family: str | None, index: Index)
         ("held39-024", "nccl-error"),
         ("held39-029", "inplace-modified"),
         ("held39-056", None),
+        # heldout40's and heldout41's: THC's unknown error at a kernel mid-training is no CUDA
+        # that failed to start (a file path is a value the pinned example fixes); mean()'s older
+        # integer-dtype wording; torch.save's FileNotFoundError before 1.13; 卡在某个位置 is a hang;
+        # an extension module's .so "undefined symbol" told in a title; WinError 127 loading
+        # torchaudio through torch.ops.load_library; torchrun's "train_amp.py FAILED" in a title
+        ("held40-001", None),
+        ("held40-002", "dtype-mismatch"),
+        ("held40-023", "checkpoint-write-failed"),
+        ("held40-074", None),
+        ("held41-009", "extension-abi-mismatch"),
+        ("held41-026", "extension-abi-mismatch"),
+        ("held41-075", "torchrun-child-failed"),
     ],
 )
 def test_misses_read_in_round_21(post_id: str, family: str | None, index: Index) -> None:

@@ -874,10 +874,17 @@ _DIGITS = compile_cached(r"\d+")
 
 
 def _numberless(message: str) -> str:
-    """The first line with its numbers blanked out, as written otherwise (not masked: a retyped
-    "dimension one" for "dimension 1" is another text here)."""
+    """The first line with its numbers and file paths blanked out, as written otherwise (not
+    masked: a retyped "dimension one" for "dimension 1" is another text here). A path is a
+    value like a number: THC's "unknown error at .../THCGeneral.c:70" pins the file a signature
+    names, and the same words at another file are that signature's to judge."""
     line = " ".join(message.split("\n", 1)[0].split()).strip(_QUOTING).lower()
-    return _DIGITS.sub("#", line)
+    return _DIGITS.sub("#", _PATH.sub("<path>", line))
+
+
+# a word with a directory separator in it, from where a word starts (each word is scanned once)
+# to where a path ends (a quote, a bracket, a space)
+_PATH = compile_cached(r"(?<![^\s'\"()\[\]<>=])[^\s'\"()\[\]<>=]*[/\\][^\s'\"()\[\]<>]*")
 
 
 def _singular(numberless: str) -> str:
