@@ -85,11 +85,14 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # cuDNN's and cuBLAS's handles named by its stream executor ("Could not create cudnn
         # handle: CUDNN_STATUS_INTERNAL_ERROR", "failed to create cublas handle"): PyTorch says
         # "cuDNN error: CUDNN_STATUS_..." and "... when calling `cublasCreate(handle)`"
+        # TensorFlow's optimizer given no gradient at all ("ValueError: No gradients provided for
+        # any variable: ['Embedding-Token/embeddings:0'", bert4keras): torch says no such thing
         (
             *("resourceexhausted", "resource_exhausted", "oom when allocating", "_bfc"),
-            *("job:localhost", "cudnn handle", "cublas handle"),
+            *("job:localhost", "cudnn handle", "cublas handle", "no gradients provided"),
         ),
         r"(?i)\bResourceExhaustedError\b|\bOOM when allocating tensor\b|\bGPU_\d+_bfc\b"
+        r"|\bNo gradients provided for any variable\b"
         r"|(?-i:\bRESOURCE_EXHAUSTED\b)|/job:localhost/replica:"
         r"|\b(?:could not|failed to) (?:create|destroy) cu(?:dnn|blas) handle\b",
     ),

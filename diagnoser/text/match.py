@@ -389,6 +389,8 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # a traceback cut before its message: the run crashed, but the paste lost why
     crashed = _cut_before_its_message(trace)
     for m in _symptom_matches(trace, index, has_exception, crashed):
+        if m.method == "log" and _stopped_by_its_text(root, unexplained):
+            continue  # the log's numbers are the run's so far; the post is the program's error
         keep(m)
     for m in _stated_by_a_check(unexplained, trace, index):
         keep(m)
@@ -427,6 +429,32 @@ def _title_of(trace: Trace) -> str | None:
 _MAX_LOGGED_LINES = 400
 _MIN_LOGGED = 20
 _MIN_JUDGED = 12
+
+
+# Exceptions about the program's text, which no value of a run causes: a name not defined, a
+# syntax error, an import that fails
+_PROGRAM_TEXT_ERRORS = frozenset(
+    {
+        "NameError",
+        "SyntaxError",
+        "IndentationError",
+        "TabError",
+        "ImportError",
+        "ModuleNotFoundError",
+    }
+)
+
+
+def _stopped_by_its_text(root: Error | None, unexplained: list[Error]) -> bool:
+    """The run was stopped by an error in the program's text that no entry knows ("NameError:
+    name 'lr_scheduler' is not defined" under epochs whose loss is nan): what the log shows
+    before it (a nan, a flat loss) is no cause of it, and not what the post asks about."""
+    return (
+        root is not None
+        and any(err is root for err in unexplained)
+        and root.exc_type is not None
+        and root.exc_type.rsplit(".", 1)[-1] in _PROGRAM_TEXT_ERRORS
+    )
 
 
 def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list[Match]:
