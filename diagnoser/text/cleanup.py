@@ -102,10 +102,12 @@ _FRAME_AT_END = compile_cached(r'File "[^"\n]+", line \d+, in \S+[ \t]*')
 _CJK = compile_cached(r"[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e]")
 # An exception's class (ASCII: \w would run on into the Chinese before it; capitalised, ending as
 # Python's classes do) right after a Chinese character, with its colon; a CUDA kernel's assertion
-# likewise, and an error glued after that assertion ("报错Assertion `t >= 0 && t < n_classes`
+# likewise (or inside the curly quotes a Chinese sentence opens: 报错“FloatingPointError: ...”), and
+# an error glued after that assertion ("报错Assertion `t >= 0 && t < n_classes`
 # failed.RuntimeError: CUDA error: device-side assert triggered")
 _CJK_BEFORE_EXC = compile_cached(
-    r"(?:(?<=[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e])|(?<=` failed\.))"
+    r"(?:(?<=[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e])|(?<=[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e][“‘\"'])"
+    r"|(?<=` failed\.))"
     r"(?=(?:[A-Za-z_][A-Za-z0-9_]{0,80}\.){0,8}[A-Z][A-Za-z0-9_]{0,80}(?:Error|Exception|Warning): "
     r"|Assertion `)"
 )

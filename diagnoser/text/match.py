@@ -432,17 +432,9 @@ _MIN_JUDGED = 12
 
 
 # Exceptions about the program's text, which no value of a run causes: a name not defined, a
-# syntax error, an import that fails
-_PROGRAM_TEXT_ERRORS = frozenset(
-    {
-        "NameError",
-        "SyntaxError",
-        "IndentationError",
-        "TabError",
-        "ImportError",
-        "ModuleNotFoundError",
-    }
-)
+# syntax error. (An ImportError is not one: a DLL, a symbol or torch itself missing is an
+# install's, and the entries know many.)
+_PROGRAM_TEXT_ERRORS = frozenset({"NameError", "SyntaxError", "IndentationError", "TabError"})
 
 
 def _stopped_by_its_text(root: Error | None, unexplained: list[Error]) -> bool:
@@ -756,6 +748,7 @@ def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) 
         if (
             ratio > similarity.get(e, 0.0)
             and not _code_rules_out(index.entry(e), err, failing)
+            and not _refused_by_its_wording(index.entry(e), err, text)
             and _same_keys(keys, ex.keys)
             and (not (codes and ex.codes) or codes == ex.codes)
             # the entry sends a message its `unless` matches elsewhere, unless the example it
@@ -876,6 +869,17 @@ def _pins_fit(entry: Entry, err: Error, text: str) -> bool:
         and not (s.beside_regex and not s.beside_regex.search(text or err.message))
         for s in _by_text(entry)
         for t in texts
+    )
+
+
+def _refused_by_its_wording(entry: Entry, err: Error, text: str) -> bool:
+    """One of the entry's wordings is the message, and what it asks beside it is missing (the
+    paste's `beside`, or its `unless`): the entry knows this message and has said no. Anomaly
+    mode's "Error detected in AddmmBackward0" warning cut before its error resembles the same
+    warning over another op, but the wording asks for the nan that is not in the paste."""
+    texts = (err.message, err.message.replace("\n", ""))
+    return any(s.regex.search(t) for s in _by_text(entry) for t in texts) and not _pins_fit(
+        entry, err, text
     )
 
 
