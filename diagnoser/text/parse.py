@@ -475,9 +475,13 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         return _with_inner_error(Error(m.group("type"), message)), j
     if line.startswith("backend='"):
         # BackendCompilerFailed's message shown without its class (ComfyUI prints str(e) under
-        # the node's name): the backend's own error is its cause, as with the class
-        j = next((k for k in range(i + 1, len(lines)) if not lines[k].strip()), len(lines))
-        block = "\n".join(lines[i:j])
+        # the node's name): the backend's own error is its cause, as with the class. A blank
+        # line may follow "raised:" (chengzeyi/Comfy-WaveSpeed#85): the error is the next line.
+        start = i
+        if line.rstrip().endswith("raised:"):
+            start = next((k for k in range(i + 1, len(lines)) if lines[k].strip()), i)
+        j = next((k for k in range(start + 1, len(lines)) if not lines[k].strip()), len(lines))
+        block = "\n".join([line.rstrip(), *lines[start:j]] if start != i else lines[i:j])
         m = _COMPILER_RAISED.match(block)
         if m:
             inner = Error(m.group("type"), m.group("msg").strip(), relation="cause")
