@@ -741,14 +741,16 @@ def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) 
     examples = _indexed_examples(index)
     similarity: dict[int, float] = {}  # entry position -> its closest example's similarity
     unless: dict[int, tuple[bool, ...]] = {}
+    refused: dict[int, bool] = {}  # asked once per entry, not once per example of it
     for i, ratio in _close_examples(masked, squashed, examples).items():
         e, ex = examples.entries[i], examples.example(i)
         if e not in unless:
             unless[e] = _unless_side(index.entry(e), err.message)
+            refused[e] = _refused_by_its_wording(index.entry(e), err, text)
         if (
             ratio > similarity.get(e, 0.0)
+            and not refused[e]
             and not _code_rules_out(index.entry(e), err, failing)
-            and not _refused_by_its_wording(index.entry(e), err, text)
             and _same_keys(keys, ex.keys)
             and (not (codes and ex.codes) or codes == ex.codes)
             # the entry sends a message its `unless` matches elsewhere, unless the example it
