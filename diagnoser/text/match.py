@@ -757,6 +757,7 @@ def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) 
             # resembles matches it too
             and all(ex_side or not side for side, ex_side in zip(unless[e], ex.unless, strict=True))
             and not _a_word_replaced(masked, squashed, ex)
+            and not _another_argument_check(masked, ex.masked)
             # the example, maybe with other numbers or words around it, which a signature
             # recognises: the signature's verdict on the message stands
             and not (
@@ -969,6 +970,19 @@ def _a_word_replaced(masked: str, squashed: str, ex: _Example) -> bool:
     )
 
 
+# TH's argument checks (torch <= 1.0): "invalid argument <n>: " and the condition that failed
+_TH_ARG_CHECK = r"invalid argument <num>: (\S+)"
+
+
+def _another_argument_check(masked: str, example: str) -> bool:
+    """TH printed every failed argument check as "invalid argument N: " and its condition, so
+    two of them share their start and differ in the condition's subject: "k not in range for
+    dimension" (topk's k) is not "dim not in range", however alike the rest reads."""
+    ours = compile_cached(_TH_ARG_CHECK).match(masked)
+    theirs = compile_cached(_TH_ARG_CHECK).match(example)
+    return bool(ours and theirs and ours[1].lower() != theirs[1].lower())
+
+
 def _slot_refilled(masked: str, example: str) -> bool:
     """Where one of the two names a device or a dtype, the other has a plain word between the
     same two words: "PyTorch was compiled without NumPy support" is not "... without CUDA
@@ -1146,6 +1160,16 @@ _CUDA_ERROR_NOTES = compile_cached(
 # A check that passed, as preflight prints it ("  ✓ no gradient is exactly zero"): it says what
 # is fine, and its words must not be read as a symptom described.
 _PASSED_CHECK = compile_cached(r"(?m)^[ \t]*✓ [^\n]*$")
+# A sentence that makes the behaviour the crash's cause ("出现nan值，导致AssertionError", "the
+# loss goes nan, which causes a crash"): the behaviour is the post's subject, the crash its end.
+# A question about the cause ("what causes this error") ties nothing.
+_CAUSED_THE_CRASH = compile_cached(
+    r"(?i)[^\W\d_][^\n。！？.!?]{0,60}?(?<!什么)(?:导致|引起|造成|引发)[^\n。！？]{0,20}?"
+    r"(?:error|exception|assert|报错|出错|错误|异常|崩溃|中断)"
+    r"|\b(?<!what )(?<!which one )(?:caus(?:es|ed|ing)|lead(?:s|ing)? to|led to"
+    r"|result(?:s|ed|ing)? in|trigger(?:s|ed|ing)?)\b[^\n.!?]{0,30}?"
+    r"\b(?:error|exception|crash(?:es)?|assert(?:ion)?(?:error)?)\b"
+)
 
 
 # Symptoms of a whole run ("the loss is 0 from the start"): a log that reads the loss often enough
@@ -1214,7 +1238,7 @@ def _symptom_matches(trace: Trace, index: Index, has_exception: bool, crashed: b
             out.append(Match(entry, finding.score, None, "log", values=finding.values))
         elif entry.id not in described and entry.id not in named and entry.id not in retold:
             continue  # the sentence says nothing of it (its patterns are read only when it does)
-        elif crashed and entry.kind == "symptom":
+        elif crashed and entry.kind == "symptom" and not _CAUSED_THE_CRASH.search(said):
             # a traceback, cut before its message, says the run crashed: the sentence may name
             # the error it lost ("报错说我显存不够"), but a training behaviour it tells is context
             # ("我自己的模型太小，无法收敛", then the crash on another model), as a whole
