@@ -21,7 +21,8 @@ Usage: python bench/accuracy.py
               heldout23|heldout24|heldout25|heldout26|heldout27|heldout28|heldout29|
               heldout30|heldout31|heldout32|heldout33|heldout34|heldout35|
               heldout36|heldout37|heldout38|heldout39|heldout40|heldout41|heldout42|heldout43|
-              heldout44|heldout45|heldout46|heldout47|heldout48|heldout49|heldout50]
+              heldout44|heldout45|heldout46|heldout47|heldout48|heldout49|heldout50|
+              heldout51]
        [--misses] [--json]
 """
 
@@ -95,6 +96,7 @@ HELD_ASIDE = (
     "heldout48",
     "heldout49",
     "heldout50",
+    "heldout51",
 )
 
 
