@@ -517,3 +517,28 @@ def test_a_numbered_list_of_errors_reads_each_exception_line() -> None:
     # a version or a decimal before a class is no list's number
     (err,) = parse(f"2.5 RuntimeError: {message}").errors
     assert err.exc_type is None
+
+
+def test_macos_uncaught_cpp_exception_is_read_as_its_class_and_message() -> None:
+    # libc++'s one-line report of a c10 error (pytorch/pytorch#78044, torch 2.0 on an M1), where
+    # Linux's libstdc++ prints "terminate called after throwing an instance of ..." and what()
+    log = (
+        "libc++abi: terminating due to uncaught exception of type c10::TypeError: Trying to "
+        "convert ComplexFloat to the MPS backend but it does not have support for that dtype.\n"
+        "Exception raised from getMPSDataType at /Users/runner/work/pytorch/pytorch/pytorch/aten/"
+        "src/ATen/native/mps/OperationUtils.mm:34 (most recent call first):\n"
+    )
+    err = parse(log).root
+    assert err is not None and err.exc_type == "c10::TypeError"
+    assert err.message.startswith("Trying to convert ComplexFloat to the MPS backend")
+
+
+def test_opencv_cpp_error_line_is_an_exception_of_opencv() -> None:
+    # OpenCV's own wording without Python's "cv2.error: " (dlunion/DBFace#6): an exception, so a
+    # sentence around it is not read as a symptom
+    line = (
+        "torch_importer.cpp:1022: error: (-213:The function/feature is not implemented) "
+        "Unsupported Lua type in function 'cv::dnn::dnn4_v20200310::TorchImporter::readObject'"
+    )
+    err = parse(f"尝试读取模型失败\n{line}\n").root
+    assert err is not None and err.exc_type == "cv2.error" and err.message == line

@@ -111,6 +111,13 @@ _LAUNCHER_FAILED = compile_cached(
 )
 # argparse's last words before it exits with code 2: `usage: ...` then `prog.py: error: message`.
 _ARGPARSE = compile_cached(r"^(?P<prog>[\w.-]+): error: (?P<msg>\S.*)$")
+# OpenCV's C++ exception as it prints it, without Python's "cv2.error: " before it when C++ code
+# or a cut paste shows it: "[OpenCV(4.3.0) ]torch_importer.cpp:1022: error: (-213:The
+# function/feature is not implemented) Unsupported Lua type in function '...'". An exception of
+# OpenCV's, whatever torch model file it was reading.
+_OPENCV_ERROR = compile_cached(
+    r"^\s*(?:OpenCV\([\w.-]+\) )?\S*\.(?:cpp|hpp|cc|h|mm):\d+: error: \(-?\d+:[^)\n]*\) \S.*$"
+)
 # THC's check (torch <= 1.x) printed before the RuntimeError, or alone when the error is caught;
 # a progress bar may be glued before it.
 _THC_CHECK = compile_cached(r"THCudaCheck FAIL file=\S+ line=\d+ error=\d+ ?: [^\n]+")
@@ -130,6 +137,12 @@ _METAL_ABORT = compile_cached(
 )
 _CPP_THROW = compile_cached(r"terminate called after throwing an instance of '(?P<type>[\w:]+)'")
 _CPP_WHAT = compile_cached(r"^\s*what\(\):\s+(?P<msg>.*)$")
+# macOS's libc++ says the same on one line ("libc++abi: terminating due to uncaught exception of
+# type c10::Error: ...", "libc++abi.dylib: terminating with uncaught exception of type ...")
+_CPP_UNCAUGHT = compile_cached(
+    r"libc\+\+abi(?:\.dylib)?: terminating (?:due to|with) uncaught exception of type "
+    r"(?P<type>[\w:]+): (?P<msg>.*)$"
+)
 # One line per failing GPU thread: from a CUDA source file, or `unknown:0: unknown:` from a kernel
 # torch.compile generated; a progress bar may be glued before the first one.
 _KERNEL_ASSERT = compile_cached(
@@ -442,6 +455,10 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
                 message, j = _read_message(lines, j + 1, what.group("msg"))
                 return [Error(m.group("type"), message)], j
         return [], i + 1
+    m = _CPP_UNCAUGHT.search(line) if "uncaught exception of type" in line else None
+    if m:
+        message, j = _read_message(lines, i + 1, m.group("msg"))
+        return [Error(m.group("type"), message)], j
     m = _WORKER_SIGNAL.match(line)
     if m:
         return [Error(None, m.group("msg").strip())], i + 1
@@ -460,6 +477,9 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _LAUNCHER_FAILED.match(line) if "exitcode" in line else None
     if m:
         return [Error(None, m.group("msg"))], i + 1
+    m = _OPENCV_ERROR.match(line) if ": error: (" in line else None
+    if m:
+        return [Error("cv2.error", line.strip())], i + 1
     m = _ARGPARSE.match(line) if ": error: " in line else None
     if m:  # the whole line: the program's name is part of what argparse says
         return [Error(None, line.strip())], i + 1
