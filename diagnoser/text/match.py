@@ -461,17 +461,29 @@ def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list
     out: list[Match] = []
     judged = [err.message.split("\n", 1)[0].strip() for err in trace.errors]
     judged = [m for m in judged if len(m) >= _MIN_JUDGED]
+    before = ""  # the line above, whose label a record's message may have wrapped after
     for line in _first_lines(trace.as_pasted, _MAX_LOGGED_LINES):
         if len(line) < _MIN_LOGGED or any(m in line for m in judged):
+            before = line
             continue
         for m in _signature_matches(Error(None, line), index, trace.text, failing):
             hit = m.signature.regex.search(line) if m.signature else None
             if m.entry.kind != "error" or hit is None:
                 continue
-            label = line[: hit.start()].rstrip()
+            # a record whose label ends its own line ("... include a screenshot of the error:"
+            # then "Torch not compiled with CUDA enabled"): a sentence's colon, not a printout's
+            label = line[: hit.start()].rstrip() or (before if _WORDED_LABEL.search(before) else "")
             if label.endswith((":", "：")) and all(m.entry.id != o.entry.id for o in out):
                 out.append(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
+        before = line
     return out
+
+
+# a line of words that ends in "error:" or "错误：" (or 原因、reason、message), as a logger's
+# record introduces what it caught; a dict's or a printout's key ("result:") is no such label
+_WORDED_LABEL = compile_cached(
+    r"(?i)(?:\b(?:the\s+)?(?:error|exception|reason|message)s?|错误|报错|原因|异常)\s*[:：]$"
+)
 
 
 def _first_lines(text: str, count: int) -> Iterator[str]:
@@ -525,12 +537,16 @@ def _cut_before_its_message(trace: Trace) -> bool:
 
 def _stopped_the_run(err: Error) -> bool:
     """An exception of its own, complete: not a warning, not a launcher's or a worker's "a child
-    failed", not a traceback cut before its exception line, not the user's Ctrl-C."""
+    failed", not a traceback cut before its exception line, not the user's Ctrl-C, not a clean
+    exit (a SystemExit with a failure's code, "SystemExit: -1" after the program logged what
+    failed, is the program stopping)."""
+    kind = (err.exc_type or "").rsplit(".", 1)[-1]
     return (
         err.kind == "exception"
         and bool(err.exc_type)
         and not err.is_wrapper
-        and not (err.exc_type or "").endswith(("KeyboardInterrupt", "SystemExit"))
+        and kind != "KeyboardInterrupt"
+        and not (kind == "SystemExit" and err.message.strip() in ("", "0", "None", "False"))
     )
 
 
