@@ -103,6 +103,22 @@ def test_a_phrase_is_named_as_whole_words_only(sentence: str, named: bool, index
     assert ("address-in-use" in named_entries(sentence, index)) is named
 
 
+@pytest.mark.parametrize(
+    ("sentence", "entry"),
+    [
+        # a phrase's compound written with a space: "in-place operation breaks autograd",
+        # "device-side assert" (and the other way, both written in kb/: "device side assert")
+        ("in place operation breaks autograd", "inplace-modified"),
+        ("a device side assert", "cuda-device-side-assert"),
+        ("a device-side assert", "cuda-device-side-assert"),
+    ],
+)
+def test_a_compound_names_its_entry_with_a_hyphen_or_a_space(
+    sentence: str, entry: str, index: Index
+) -> None:
+    assert entry in named_entries(sentence, index)
+
+
 def test_the_longer_phrase_names_its_entry(index: Index) -> None:
     """The longer phrase wins: "batch size mismatch" is not the "size mismatch" inside it. A
     bare "size mismatch" names nothing: said of loading it is state-dict-mismatch's, of a layer

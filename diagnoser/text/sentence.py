@@ -52,6 +52,9 @@ def named_entries(sentence: str, index: Index) -> set[str]:
     }
 
 
+_HYPHEN = compile_cached(r"(?<=[a-z])-(?=[a-z])")
+
+
 @cache
 def _phraseautomaton(index: Index) -> Any:
     """Every entry's phrases, compacted as sentences are: phrase -> (phrase, the ids of the
@@ -67,7 +70,11 @@ def _compact_phrases(index: Index) -> list[tuple[str, list[str]]]:
     by_phrase: dict[str, dict[str, None]] = {}  # a dict as an ordered set
     for e in index.entries:
         for p in e.phrases["en"] + e.phrases["zh"]:
-            by_phrase.setdefault(_unfilled(compact(fold(p))), {})[e.id] = None
+            phrase = _unfilled(compact(fold(p)))
+            # a compound is written either way: "device-side assert" and "device side assert",
+            # "in-place operation" and "in place operation"
+            for variant in dict.fromkeys((phrase, _HYPHEN.sub(" ", phrase))):
+                by_phrase.setdefault(variant, {})[e.id] = None
     return [(phrase, list(ids)) for phrase, ids in by_phrase.items()]
 
 
