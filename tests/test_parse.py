@@ -542,3 +542,46 @@ def test_opencv_cpp_error_line_is_an_exception_of_opencv() -> None:
     )
     err = parse(f"尝试读取模型失败\n{line}\n").root
     assert err is not None and err.exc_type == "cv2.error" and err.message == line
+
+
+def test_the_users_chinese_words_below_an_exception_are_not_its_message() -> None:
+    # dataset's own TypeError above the user's next sentence (csdwren/RecDerain#2)
+    text = (
+        "TypeError: conv2d(): argument 'padding' must be tuple of ints, not float\n"
+        "第二个是在我换成mse loss的时候。梯度很快爆炸。\n"
+    )
+    err = parse(text).root
+    assert err is not None
+    assert err.message == "conv2d(): argument 'padding' must be tuple of ints, not float"
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # a CUDA kernel's assertion cut before "Assertion" (Peterande/D-FINE#137)
+        (
+            '`[i] <= index && index < sizes[i] && "index out of bounds"` failed.',
+            'Assertion `[i] <= index && index < sizes[i] && "index out of bounds"` failed.',
+        ),
+        # C's assert() as glibc prints it, another program's (HIT-SCIR/ltp#312)
+        (
+            "nndepparser: DenseCoeffsBase.h:425: Scalar& operator()(Index): "
+            "Assertion `index >= 0 && index < size()' failed.",
+            "Assertion `index >= 0 && index < size()' failed.",
+        ),
+    ],
+)
+def test_assertion_lines_are_read_as_assertions(line: str, message: str) -> None:
+    err = parse(line + "\n").root
+    assert err is not None and err.kind == "assert" and err.message == message
+
+
+def test_an_exception_quoted_as_inline_code_is_read() -> None:
+    # einops' error inside a sentence's backticks (OPTML-Group/Unlearn-Sparse#12)
+    text = (
+        "I get the following error:\n\n"
+        '`einops.EinopsError:  Error while processing rearrange-reduction pattern "b h w c".\n'
+        " Shape mismatch, can't divide axis of length 8 in chunks of 7`\n"
+    )
+    err = parse(text).root
+    assert err is not None and err.exc_type == "einops.EinopsError"

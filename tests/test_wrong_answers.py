@@ -1792,7 +1792,44 @@ def test_misses_read_in_round_21(post_id: str, family: str | None, index: Index)
         # heldout53's: torch's message logged on the line after a record's "...the error:",
         # the program then exiting with SystemExit: -1
         ("held53-050", "cuda-not-compiled"),
+        # heldout54's and heldout55's: the user's Chinese words below an exception are not its
+        # message; torchrun's traceback cut at main's run(args); a kernel assertion cut before
+        # "Assertion"; the class alone in a title over torch.distributed.launch; C's assert()
+        # in another program; TensorFlow's cuBLAS log line above its own error; "Invalid device
+        # id" in a title; a Keras run in a conda env named "pytorch"; einops' error quoted
+        # inline
+        ("held54-011", None),
+        ("held54-025", None),
+        ("held54-026", "cuda-device-side-assert"),
+        ("held54-060", "torchrun-child-failed"),
+        ("held54-076", None),
+        ("held46-076", None),
+        ("held55-026", None),
+        ("held55-029", "invalid-device-ordinal"),
+        ("held55-051", None),
+        ("held55-072", None),
     ],
 )
 def test_misses_read_in_round_22(post_id: str, family: str | None, index: Index) -> None:
     assert _first(_post(post_id), index) == family
+
+
+@pytest.mark.parametrize(
+    ("prompt", "other"),
+    [
+        # a conda environment named for torch, running a Keras script (cosimo17/QRCodeDetection#5)
+        (r"(pytorch) PS E:\QRCodeDetection> python train.py -b 64", True),
+        ("(torch_env) user@host:~/proj$ python train.py", True),
+        # torch named as a package, not a prompt's environment: PyTorch's
+        ("(pytorch) is what I use: python train.py", False),
+    ],
+)
+def test_an_environment_named_torch_does_not_make_a_paste_pytorchs(
+    prompt: str, other: bool
+) -> None:
+    from diagnoser.text.framework import other_framework
+
+    log = (
+        "2024-05-12 22:12:03.203769: E tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1666]"
+    )
+    assert other_framework(f"{prompt}\n{log}\n") is other

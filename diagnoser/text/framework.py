@@ -207,7 +207,20 @@ _TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b|zero_grad\(|\.pth\b"
 def other_framework(text: str) -> bool:
     """The text shows another framework's code or log, and nothing of PyTorch's."""
     # most PyTorch pastes name torch: _TORCH would find it, at once
+    text = _without_env_prompts(text)
     return "torch" not in text and _other(text, text.lower())
+
+
+# A shell prompt's environment, "(pytorch) PS E:\...>" or "(torch_env) user@host:~$": the name a
+# user gave a conda environment, which may run another framework's script all the same
+_ENV_PROMPT = (
+    r"(?m)^[^\S\n]*\([\w.-]{0,40}torch[\w.-]{0,40}\)"
+    r"(?=[^\S\n]+(?:PS[^\S\n]|[\w.-]+@|[A-Za-z]:\\|[~/$>]))"
+)
+
+
+def _without_env_prompts(text: str) -> str:
+    return compile_cached(_ENV_PROMPT).sub("()", text) if "torch" in text else text
 
 
 # Every framework but Keras' progress bar alone, which PyTorch loops imitate
@@ -359,6 +372,7 @@ def _elsewhere(
     the cue automaton ends it for a text that names none of them."""
     if _lua(text):
         return True
+    text = _without_env_prompts(text)
     if "torch" in text:
         return False
     lower = text.lower()

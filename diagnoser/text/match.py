@@ -366,6 +366,10 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             continue
         for m in found:
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
+    if unexplained and not best and foreign is None:
+        # read now: a title's or a logged line's wording is another framework's too (TensorFlow's
+        # "failed to run cuBLAS routine" logged above its own InternalError)
+        foreign = from_another_framework(trace.as_pasted)
     if unexplained and not best and not foreign:
         # No entry knows the exceptions that stopped the run (a dataset script not found), but
         # the post's title may state the PyTorch error it is about ("errors with undefined
@@ -748,10 +752,11 @@ def _fuzzy_matches(err: Error, index: Index, text: str, failing: _FailingLines) 
         return []  # nor is a heading between rules (pytest's "=== test session starts ===")
     if len(compile_cached(_ENGLISH_WORD).findall(masked)) < _MIN_FUZZY_WORDS:
         return []  # two English words in a Chinese title ("关于compile error") resemble anything
-    if "internal assert failed" in masked:
+    if "internal assert failed" in masked or (err.kind == "assert" and "' failed" in masked):
         # an internal assertion is its condition and place, the rest boilerplate: "handle_0
         # INTERNAL ASSERT FAILED at driver_api.cpp" resembles "device >= 0 && device < num_gpus
-        # INTERNAL ASSERT FAILED at CUDAContext.cpp" in its boilerplate alone
+        # INTERNAL ASSERT FAILED at CUDAContext.cpp" in its boilerplate alone, and C's assert()
+        # ("Assertion `false' failed.") a CUDA kernel's
         return []
     codes = _error_codes(err.message)
     examples = _indexed_examples(index)

@@ -160,7 +160,16 @@ _PIP_CONFLICT = compile_cached(
     r"but you(?: have|'ll have) [^\n]{1,200}? which is incompatible\.?)\s*$"
 )
 # The same line from its assertion on, the kernel's file and thread cut away.
-_BARE_KERNEL_ASSERT = compile_cached(r"^\s*(?P<msg>Assertion `[^`\n]{1,300}` failed\.)\s*$")
+_BARE_KERNEL_ASSERT = compile_cached(
+    r"^\s*(?P<msg>Assertion `[^`\n]{1,300}` failed\.)\s*$"
+    # or cut before it, the paste starting inside the condition, which still ends in the
+    # kernel's own words ('`[i] <= index && index < sizes[i] && "index out of bounds"` failed.')
+    r'|^\s*`(?P<tail>[^`\n]{1,300}"[^"`\n]{1,80}")` failed\.\s*$'
+)
+# C's assert() as glibc prints it, the condition between a backtick and an apostrophe
+# ("prog: file.h:425: func: Assertion `index >= 0 && index < size()' failed.", torch 0.x's THNN on
+# the CPU, or another program's native code): an assertion, whatever sentence quotes it
+_C_ASSERT = compile_cached(r"Assertion `(?P<cond>[^`'\n]{1,300})' failed")
 # pytest's long report: "test_model.py:6: in step" for each frame, the failure as "E   ..." lines.
 _PYTEST_FRAME = compile_cached(r"^(?P<file>[^\s:]+\.py):(?P<line>\d+): (?:in (?P<name>\S+))?\s*$")
 # debugpy adds a note when it stops in another frame than the one that raised: "Exception has
@@ -437,9 +446,13 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         frame = Frame(m.group("file"), int(m.group("line")), (m.group("fn") or "").strip())
         message = m.group("msg") if m.group("quoted") else f"Assertion `{m.group('bare')}` failed."
         return [Error(None, message, (frame,), kind="assert")], i + 1
-    m = _BARE_KERNEL_ASSERT.match(line) if "Assertion `" in line else None
+    m = _BARE_KERNEL_ASSERT.match(line) if "` failed." in line else None
     if m:  # retold without the kernel's file and thread, as posts cut it
-        return [Error(None, m.group("msg"), kind="assert")], i + 1
+        message = m.group("msg") or f"Assertion `{m.group('tail')}` failed."
+        return [Error(None, message, kind="assert")], i + 1
+    m = _C_ASSERT.search(line) if "' failed" in line and not _EXC.match(line) else None
+    if m:
+        return [Error(None, f"Assertion `{m.group('cond')}' failed.", kind="assert")], i + 1
     m = _WARNING.match(line)
     if m:
         # A warning's text may start on the next line; it ends with the (indented) source line
@@ -509,7 +522,9 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _EXC_REPR.match(line) if "(" in line else None
     if m:
         return [Error(m.group("type"), m.group("msg"))], i + 1
-    m = _EXC.match(line)
+    # an exception quoted as inline code, its opening backtick at the line's start
+    # ("`einops.EinopsError:  Error while processing ...`"; the closing one ends its message)
+    m = _EXC.match(line[1:] if line.startswith("`") and not line.startswith("``") else line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
         kind = "warning" if m.group("type").lower().endswith("warning") else "exception"
@@ -826,9 +841,16 @@ def _read_message(
             break
         if _WARNING.match(line):  # a warning printed after the error (at shutdown): a record
             break  # of its own, e.g. multiprocessing's "leaked semaphore objects" after a crash
+        if _CHINESE_PROSE.match(line):
+            break  # the user's words below the paste ("第二个是在我换成mse loss的时候")
         parts.append(line)
         i += 1
     return "\n".join(parts).strip()[:MAX_MESSAGE], i
+
+
+# A line that starts with a Chinese character, unindented: torch and Python print their messages
+# in English, so below an exception's line it is the post going on in the user's words.
+_CHINESE_PROSE = compile_cached(r"[\u4e00-\u9fff]")
 
 
 def _cut_mid_sentence(first: str, line: str) -> bool:
