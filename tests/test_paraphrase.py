@@ -246,3 +246,17 @@ def test_an_older_torch_or_an_upgrade_that_did_not_help_says_nothing_of_it(
 ) -> None:
     found = {m.entry.id for m in diagnose(sentence, index).matches}
     assert "torch-version-too-old" not in found, found
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("显存占满了", True),
+        # said not to be so (Yuan-2.0#50's "内存和显存都没有占满"; "没超出显存")
+        ("内存和显存都没有占满", False),
+        ("显存没占满", False),
+        ("显存未占满", False),
+    ],
+)
+def test_a_concept_after_a_chinese_negation_is_not_said(text: str, said: bool) -> None:
+    assert ("not-enough" in concepts(text)) is said

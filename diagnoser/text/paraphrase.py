@@ -311,12 +311,24 @@ def concepts(text: str) -> frozenset[str]:
     spans = [
         (end + 1 - len(word), end + 1, concept)
         for end, (word, concept) in _lexicon_automaton().iter(text)
-        if _whole(text, end + 1 - len(word), end + 1)
+        if _whole(text, end + 1 - len(word), end + 1) and not _negated(text, end + 1 - len(word))
     ]
     return frozenset(
         concept
         for start, end, concept in spans
         if not any(s <= start and end <= e and (s, e) != (start, end) for s, e, _ in spans)
+    )
+
+
+# A Chinese word right after 没(有) or 未 is said not to have happened: "内存和显存都没有占满" tells
+# memory that is not full, no shortage of it. (不 is left out: it makes a word's opposite, and
+# "不连续" is itself what a non-contiguous view is said to be.)
+_NEGATORS = ("没有", "没", "未")
+
+
+def _negated(text: str, start: int) -> bool:
+    return not text[start : start + 1].isascii() and text[max(0, start - 2) : start].endswith(
+        _NEGATORS
     )
 
 
