@@ -22,7 +22,7 @@ Usage: python bench/accuracy.py
               heldout30|heldout31|heldout32|heldout33|heldout34|heldout35|
               heldout36|heldout37|heldout38|heldout39|heldout40|heldout41|heldout42|heldout43|
               heldout44|heldout45|heldout46|heldout47|heldout48|heldout49|heldout50|
-              heldout51|heldout52|heldout53|heldout54|heldout55|heldout56|heldout57]
+              heldout51|heldout52|heldout53|heldout54|heldout55|heldout56|heldout57|heldout59]
        [--misses] [--json]
 """
 
@@ -103,6 +103,7 @@ HELD_ASIDE = (
     "heldout55",
     "heldout56",
     "heldout57",
+    "heldout59",
 )
 
 
