@@ -23,7 +23,7 @@ Usage: python bench/accuracy.py
               heldout36|heldout37|heldout38|heldout39|heldout40|heldout41|heldout42|heldout43|
               heldout44|heldout45|heldout46|heldout47|heldout48|heldout49|heldout50|
               heldout51|heldout52|heldout53|heldout54|heldout55|heldout56|heldout57|
-              heldout58]
+              heldout58|heldout59]
        [--misses] [--json]
 """
 
@@ -105,6 +105,7 @@ HELD_ASIDE = (
     "heldout56",
     "heldout57",
     "heldout58",
+    "heldout59",
 )
 
 
