@@ -1829,6 +1829,17 @@ def test_misses_read_in_round_21(post_id: str, family: str | None, index: Index)
         ("held59-049", "shape-matmul"),
         ("held59-052", "loss-oscillates"),
         ("held59-076", "torch-version-too-old"),
+        # heldout60's and heldout61's, read after their measure on the round's end code: an
+        # exception quoted whole in quotation marks (its sizes written as letters); Tensor.T's
+        # message with its closing quote lost; a PIL-only crop given a tensor in old torchvision;
+        # torch.unique's missing CUDA kernel in 0.4.0; TH's cat wording beside the user's own
+        # torch.cat; a quotation that a sentence goes on after stays the sentence's
+        ("held60-040", "broadcast-mismatch"),
+        ("held60-050", "torch-version-too-old"),
+        ("held60-054", "transform-input-type"),
+        ("held61-001", "torch-version-too-old"),
+        ("held61-051", "broadcast-mismatch"),
+        ("held3-045", "checkpoint-corrupted"),
     ],
 )
 def test_misses_read_in_round_22(post_id: str, family: str | None, index: Index) -> None:

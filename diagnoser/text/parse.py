@@ -522,9 +522,12 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     m = _EXC_REPR.match(line) if "(" in line else None
     if m:
         return [Error(m.group("type"), m.group("msg"))], i + 1
-    # an exception quoted as inline code, its opening backtick at the line's start
-    # ("`einops.EinopsError:  Error while processing ...`"; the closing one ends its message)
-    m = _EXC.match(line[1:] if line.startswith("`") and not line.startswith("``") else line)
+    # an exception quoted as inline code or in quotation marks, the opening mark at the line's
+    # start ("`einops.EinopsError:  Error while processing ...`", '"RuntimeError: The size of
+    # tensor a ..."') and the closing one at its end or on a later line: a quotation that a
+    # sentence goes on after ('"RuntimeError: Failed to load checkpoint" error occurs when ...')
+    # is a title's words, read as the post's sentence
+    m = _EXC.match(line[1:] if _quoted_whole(line) else line)
     if m and m.group("msg") is not None:
         message, j = _read_message(lines, i + 1, m.group("msg"), bare=True)
         kind = "warning" if m.group("type").lower().endswith("warning") else "exception"
@@ -851,6 +854,18 @@ def _read_message(
 # A line that starts with a Chinese character, unindented: torch and Python print their messages
 # in English, so below an exception's line it is the post going on in the user's words.
 _CHINESE_PROSE = compile_cached(r"[\u4e00-\u9fff]")
+
+
+_CLOSING = {"`": "`", '"': '"', "“": "”"}
+
+
+def _quoted_whole(line: str) -> bool:
+    """The line opens a quotation that nothing but its closing mark follows on the line."""
+    close = _CLOSING.get(line[:1])
+    if close is None or line.startswith("``"):
+        return False
+    end = line.find(close, 1)
+    return end == -1 or not line[end + 1 :].strip()
 
 
 def _cut_mid_sentence(first: str, line: str) -> bool:
