@@ -49,7 +49,13 @@ def test_the_fixed_runs_log_is_healthy(entry: Entry) -> None:
     proc = run_reproduction(entry.id, fixed=True)
     skip_if_needs(proc)
     result = cli("--json", stdin=proc.stdout + proc.stderr)
-    assert result.returncode == 1, result.stdout
+    # the fixed run's own output beside the diagnosis, so that a failure says what was read
+    assert result.returncode == 1, (
+        result.stdout,
+        result.stderr,
+        proc.stdout[-2000:],
+        proc.stderr[-4000:],
+    )
 
 
 # Silent families (a runtime check's finding names them, not the log's numbers) are left out.
