@@ -1865,3 +1865,58 @@ def test_an_environment_named_torch_does_not_make_a_paste_pytorchs(
         "2024-05-12 22:12:03.203769: E tensorflow/core/profiler/internal/gpu/cupti_tracer.cc:1666]"
     )
     assert other_framework(f"{prompt}\n{log}\n") is other
+
+
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [
+        # heldout62's and heldout63's, read at the start of round 23: NVRTC's "invalid value for
+        # --gpu-architecture" (a card newer than the torch build's CUDA; heldout21's and
+        # heldout49's posts relabelled to match), cut in a title after "for -"; torch's own file
+        # importing from torch._C (a broken install, no removed API); a project's check that
+        # finds no torch; WinError 193 said of torch; transformers' torch.load check; from_numpy
+        # without torch's numpy support; a class and torch._tensor a newer torch pickled;
+        # torchvision's backend message retold
+        ("held62-006", "no-kernel-image"),
+        ("held62-009", "no-kernel-image"),
+        ("held62-036", "no-kernel-image"),
+        ("held21-014", "no-kernel-image"),
+        ("held49-024", "no-kernel-image"),
+        ("held62-016", None),
+        ("held62-021", "module-not-found-torch"),
+        ("held62-074", "windows-dll-load"),
+        ("held63-011", "torch-version-too-old"),
+        ("held63-016", "numpy-abi-mismatch"),
+        ("held63-024", "torch-version-too-old"),
+        ("held63-029", "torchvision-version-mismatch"),
+        ("held63-050", "torch-version-too-old"),
+    ],
+)
+def test_misses_read_in_round_23(post_id: str, family: str | None, index: Index) -> None:
+    assert _first(_post(post_id), index) == family
+
+
+_IMPORT = """Traceback (most recent call last):
+  File "setup.py", line 31, in <module>
+    import torch
+  File "{where}", line 1, in <module>
+    from torch._C import _get_cpp_backtrace
+ImportError: cannot import name '_get_cpp_backtrace' from 'torch._C' (/env/lib/python3.8/site-packages/torch/_C.cpython-38-x86_64-linux-gnu.so)
+"""
+
+
+@pytest.mark.parametrize(
+    ("where", "family"),
+    [
+        # torch's own file: its Python files and its binary come from two releases
+        ("/env/lib/python3.8/site-packages/torch/utils/cpp_backtrace.py", None),
+        (r"C:\env\Lib\site-packages\torch\utils\cpp_backtrace.py", None),
+        # a project's file, even in a folder of its own named torch: code written for another torch
+        ("/home/u/proj/models/backbone.py", "torch-private-api-removed"),
+        ("/home/u/torch/models/backbone.py", "torch-private-api-removed"),
+    ],
+)
+def test_torch_importing_its_own_private_name_is_no_removed_api(
+    where: str, family: str | None, index: Index
+) -> None:
+    assert _first(_IMPORT.format(where=where), index) == family

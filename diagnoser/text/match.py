@@ -652,6 +652,8 @@ def _signature_matches(err: Error, index: Index, text: str, failing: _FailingLin
             continue  # a name every torch since 1.0 has: missing for another reason
         if sig.newer_name and _imported_while_running(err, hit.end()):
             continue  # the module's own file is on the stack: its import failed, not the name
+        if values.get("module", "").startswith("torch") and _torch_imports_itself(err):
+            continue  # torch's own files and its binary disagree: a broken install
         out.append(Match(entry, score, err, "signature", sig, values))
         matched.add(entry.id)
     return out
@@ -671,6 +673,19 @@ def _imported_while_running(err: Error, end: int) -> bool:
         return False
     path = named["path"].replace("\\", "/")
     return any(f.filename.replace("\\", "/") == path for f in err.frames)
+
+
+# A file of the installed torch package itself (not a project's folder named torch)
+_INSTALLED_TORCH = compile_cached(r"[/\\](?:site|dist)-packages[/\\]torch[/\\]")
+
+
+def _torch_imports_itself(err: Error) -> bool:
+    """The import that failed is one of torch's own files importing from torch ("from torch._C
+    import _get_cpp_backtrace" in torch/utils/cpp_backtrace.py, at `import torch`): the Python
+    files and the binary come from two releases (an install over another, a conda environment
+    mixing channels). No project's code is too old or too new for this torch; reinstalling it is
+    the fix, which the removed-API and too-old entries would not say."""
+    return bool(err.frames) and bool(_INSTALLED_TORCH.search(err.frames[-1].filename))
 
 
 def _older(have: str, need: str) -> bool:
