@@ -1890,6 +1890,20 @@ def test_an_environment_named_torch_does_not_make_a_paste_pytorchs(
         ("held63-024", "torch-version-too-old"),
         ("held63-029", "torchvision-version-mismatch"),
         ("held63-050", "torch-version-too-old"),
+        # heldout64's and heldout65's, read after their measure: Triton's link against libcuda
+        # under torch.compile; type promotion's functions (1.5); a user saying an API came with a
+        # newer torch, or does not exist in theirs; a title "No grad_fn error"; THC's first
+        # checkGPU assertion; an attribute of a private torch module; Windows' "cannot run %1"
+        # retold in a post about a PyTorch program
+        ("held64-029", "dynamo-compile-error"),
+        ("held64-056", "torch-version-too-old"),
+        ("held64-059", "no-grad-fn"),
+        ("held64-061", "torch-version-too-old"),
+        ("held64-067", "torch-version-too-old"),
+        ("held65-060", "device-mismatch"),
+        ("held65-065", "torch-private-api-removed"),
+        ("held65-071", "windows-dll-load"),
+        ("held65-003", "scalar-conversion"),
     ],
 )
 def test_misses_read_in_round_23(post_id: str, family: str | None, index: Index) -> None:
@@ -1901,7 +1915,7 @@ _IMPORT = """Traceback (most recent call last):
     import torch
   File "{where}", line 1, in <module>
     from torch._C import _get_cpp_backtrace
-ImportError: cannot import name '_get_cpp_backtrace' from 'torch._C' (/env/lib/python3.8/site-packages/torch/_C.cpython-38-x86_64-linux-gnu.so)
+ImportError: cannot import name '_get_cpp_backtrace' from 'torch._C' (/env/lib/torch/_C.so)
 """
 
 
@@ -1920,3 +1934,27 @@ def test_torch_importing_its_own_private_name_is_no_removed_api(
     where: str, family: str | None, index: Index
 ) -> None:
     assert _first(_IMPORT.format(where=where), index) == family
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # a linker's failure under torch.compile is Triton's launcher missing libcuda.so
+        (
+            '  File "/env/lib/python3.10/site-packages/torch/_inductor/codecache.py", line 1,'
+            " in load\n/usr/bin/ld: cannot find -lcuda\n"
+            "collect2: error: ld returned 1 exit status\n",
+            "dynamo-compile-error",
+        ),
+        # the same linker error building an extension: no torch.compile, no answer of that entry
+        (
+            "running build_ext\n/usr/bin/ld: cannot find -lcuda\n"
+            "collect2: error: ld returned 1 exit status\n",
+            None,
+        ),
+        # torch's own changelog words, not a user's torch: a post saying what came when
+        ("This was fixed in torch 2.1, see the release notes.", None),
+    ],
+)
+def test_linker_and_version_sentences(text: str, family: str | None, index: Index) -> None:
+    assert _first(text, index) == family
