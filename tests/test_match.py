@@ -513,7 +513,8 @@ _ALWAYS_THERE = [
     ("torch", "device"),
     ("torch", "optim"),
     ("torch.nn", "Linear"),
-    ("torch.nn", "ModuleDict"),
+    # (not ModuleDict: torch 0.4.0, still met in old projects' posts, lacks it)
+    ("torch.nn", "Sequential"),
     ("torch.cuda", "is_available"),
     ("torch.distributed", "init_process_group"),
 ]

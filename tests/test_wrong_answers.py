@@ -1904,6 +1904,16 @@ def test_an_environment_named_torch_does_not_make_a_paste_pytorchs(
         ("held65-065", "torch-private-api-removed"),
         ("held65-071", "windows-dll-load"),
         ("held65-003", "scalar-conversion"),
+        # earlier sets' misses read again: HIP's "no ROCm-capable device is detected"; names
+        # older than torch 1.0 (nn.ModuleDict, lr_scheduler); a header torch 1.10 added; runpy's
+        # "python: No module named torch.distributed"; "WinError 1114" named in a title
+        ("held24-080", "no-cuda-gpus"),
+        ("held28-083", "torch-version-too-old"),
+        ("held43-033", "torch-version-too-old"),
+        ("held44-049", "torch-version-too-old"),
+        ("held44-008", "module-not-found-torch"),
+        ("held30-063", "windows-dll-load"),
+        ("users15-020", "module-not-found-torch"),
     ],
 )
 def test_misses_read_in_round_23(post_id: str, family: str | None, index: Index) -> None:
@@ -1954,6 +1964,9 @@ def test_torch_importing_its_own_private_name_is_no_removed_api(
         ),
         # torch's own changelog words, not a user's torch: a post saying what came when
         ("This was fixed in torch 2.1, see the release notes.", None),
+        # "No such file or directory" alone resembles no missing header of torch's
+        # (xiaowei-hu/CycleGAN-tensorflow#33)
+        ("FileNotFoundError: [Error 2]No such file or directory", None),
     ],
 )
 def test_linker_and_version_sentences(text: str, family: str | None, index: Index) -> None:
