@@ -214,6 +214,18 @@ def test_an_exception_line_that_ends_at_its_colon_reads_its_message_below() -> N
     )
 
 
+def test_a_class_alone_after_chinese_words_reads_its_message_below() -> None:
+    # "遇到了报错：RuntimeError:" with torch.utils.cpp_extension's message on the lines below (the
+    # mismatch message as the installed torch words it, its "compile\n" break as raised)
+    cpp_extension = pytest.importorskip("torch.utils.cpp_extension")
+    message = cpp_extension.CUDA_MISMATCH_MESSAGE.replace("compilePyTorch", "compile\nPyTorch")
+    message %= ("12.4", "11.7")
+    text = f"我在安装pytorch3d的时候，遇到了报错：RuntimeError:\n{message}\n"
+    errors = parse(text).errors
+    assert [e.exc_type for e in errors] == ["RuntimeError"]
+    assert errors[0].message == message
+
+
 def test_a_paste_cut_inside_its_last_line_does_not_outrank_a_complete_error_line() -> None:
     text = (
         "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0"

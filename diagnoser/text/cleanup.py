@@ -108,7 +108,10 @@ _CJK = compile_cached(r"[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e]")
 _CJK_BEFORE_EXC = compile_cached(
     r"(?:(?<=[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e])|(?<=[\u3000-\u303f\u3400-\u9fff\uff01-\uff5e][“‘\"'])"
     r"|(?<=` failed\.))"
-    r"(?=(?:[A-Za-z_][A-Za-z0-9_]{0,80}\.){0,8}[A-Z][A-Za-z0-9_]{0,80}(?:Error|Exception|Warning): "
+    # (the class alone at the line's end too: its message follows on the next line, as
+    # torch.utils.cpp_extension raises it, "报错：RuntimeError:\nThe detected CUDA version ...")
+    r"(?=(?:[A-Za-z_][A-Za-z0-9_]{0,80}\.){0,8}[A-Z][A-Za-z0-9_]{0,80}"
+    r"(?:Error|Exception|Warning):(?: |\n|$)"
     r"|Assertion `)"
 )
 _LIST_NUMBER = compile_cached(r"\s{0,8}[(（]?[0-9一二三四五六七八九十]{1,3}[)）、.．:：]?\s{0,8}")
