@@ -24,7 +24,7 @@ Usage: python bench/accuracy.py
               heldout44|heldout45|heldout46|heldout47|heldout48|heldout49|heldout50|
               heldout51|heldout52|heldout53|heldout54|heldout55|heldout56|heldout57|
               heldout58|heldout59|heldout60|heldout61|heldout62|heldout63|heldout64|
-              heldout65|heldout66|heldout67]
+              heldout65|heldout66|heldout67|heldout69]
        [--misses] [--json]
 """
 
@@ -115,6 +115,7 @@ HELD_ASIDE = (
     "heldout65",
     "heldout66",
     "heldout67",
+    "heldout69",
 )
 
 
