@@ -1926,6 +1926,15 @@ def test_an_environment_named_torch_does_not_make_a_paste_pytorchs(
         # message on the next line
         ("held61-056", "extension-abi-mismatch"),
         ("held61-033", "extension-abi-mismatch"),
+        # heldout68's and heldout69's, read after their measure: Lua Torch's error position
+        # ("ClassNLLCriterion.lua:44: Assertion ...") in a flattened or cut trace; a wording the
+        # user quotes after a verb of reporting ("直接报显存溢出<CUDA out of memory>"), or on the
+        # line after "I am getting this error."; a glob of losses quoted as code
+        ("held68-011", None),
+        ("held68-013", None),
+        ("held68-023", "cuda-oom"),
+        ("held68-028", "loss-all-zero"),
+        ("held69-014", "bce-target-size"),
     ],
 )
 def test_misses_read_in_round_23(post_id: str, family: str | None, index: Index) -> None:
@@ -1976,6 +1985,20 @@ def test_torch_importing_its_own_private_name_is_no_removed_api(
         ),
         # torch's own changelog words, not a user's torch: a post saying what came when
         ("This was fixed in torch 2.1, see the release notes.", None),
+        # a wording quoted after a verb of reporting, beside an error no entry knows
+        (
+            'Traceback (most recent call last):\n  File "t.py", line 3, in <module>\n'
+            "ValueError: Type mismatch\n\n"
+            'After that, the run got "CUDA out of memory. Tried to allocate 20.00 MiB"\n',
+            "cuda-oom",
+        ),
+        # the same words in a sentence with no verb of reporting before the quotation mark
+        (
+            'Traceback (most recent call last):\n  File "t.py", line 3, in <module>\n'
+            "ValueError: Type mismatch\n\n"
+            'After that, my notes on "CUDA out of memory. Tried to allocate 20.00 MiB"\n',
+            None,
+        ),
         # "No such file or directory" alone resembles no missing header of torch's
         # (xiaowei-hu/CycleGAN-tensorflow#33)
         ("FileNotFoundError: [Error 2]No such file or directory", None),

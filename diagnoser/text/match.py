@@ -476,17 +476,32 @@ def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list
                 continue
             # a record whose label ends its own line ("... include a screenshot of the error:"
             # then "Torch not compiled with CUDA enabled"): a sentence's colon, not a printout's
-            label = line[: hit.start()].rstrip() or (before if _WORDED_LABEL.search(before) else "")
-            if label.endswith((":", "：")) and all(m.entry.id != o.entry.id for o in out):
+            own = line[: hit.start()].rstrip()
+            if own:
+                reported = own.endswith((":", "：")) or bool(_REPORTED_IN_MARKS.search(own))
+            else:
+                reported = bool(_WORDED_LABEL.search(before))
+            if reported and all(m.entry.id != o.entry.id for o in out):
                 out.append(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
         before = line
     return out
+
+
+# a user's verb of reporting, then the wording in brackets or quotation marks
+# ("半监督训练时直接报显存溢出<CUDA out of memory>", "then I got \"CUDA out of memory\""): the
+# words quote what was printed
+_REPORTED_IN_MARKS = compile_cached(
+    r"(?i)(?:报错?|提示|出现|显示|遇到|\b(?:got|get|gets|throws?|raised?|reports?|shows?))"
+    r"[^\n，。,.;；]{0,8}[<《「“\"'(（]$"
+)
 
 
 # a line of words that ends in "error:" or "错误：" (or 原因、reason、message), as a logger's
 # record introduces what it caught; a dict's or a printout's key ("result:") is no such label
 _WORDED_LABEL = compile_cached(
     r"(?i)(?:\b(?:the\s+)?(?:error|exception|reason|message)s?|错误|报错|原因|异常)\s*[:：]$"
+    # or a sentence that announces it ("Hi, I am getting this error.")
+    r"|\b(?:this|these|the following|following)\s+(?:errors?|exceptions?)\s*[.。]?$"
 )
 
 

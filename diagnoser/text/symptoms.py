@@ -696,7 +696,9 @@ _GLUED_LOSS = compile_cached(
     r"(?<![\w.])(?:(?P<camel>[a-z][a-z0-9]{0,15})(?P<camel_loss>Loss(?:es)?)"
     r"|(?P<prefix>[A-Za-z][A-Za-z0-9_]{0,20}?)_(?P<prefix_loss>[Ll]oss(?:es)?)"
     r"|(?P<loss>[Ll]oss(?:es)?)_(?P<suffix>[A-Za-z0-9][A-Za-z0-9_]{0,20}))"
-    r"(?=[^\S\n]+[A-Za-z\u4e00-\u9fff]|[\u4e00-\u9fff])"
+    # a glob for the family of them ("`unsup_loss_*` are always 0"), and a name quoted as code
+    # (its closing mark goes with it: the patterns read "unsup loss are always 0")
+    r"(?:_?\*)?[`'\"]?(?=[^\S\n]+[A-Za-z\u4e00-\u9fff]|[\u4e00-\u9fff])"
 )
 _LOSS_SETTINGS = re.compile(
     r"(?:fn|func|function|fun|scale|scaler|scaling|weights?|type|name|cfg|config|kwargs|args|dict"
