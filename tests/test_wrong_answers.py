@@ -1935,6 +1935,11 @@ def test_an_environment_named_torch_does_not_make_a_paste_pytorchs(
         ("held68-023", "cuda-oom"),
         ("held68-028", "loss-all-zero"),
         ("held69-014", "bce-target-size"),
+        # heldout70's: torch's CUDA message printed without its class, its boilerplate below it;
+        # "tends to be nan"; data loading named as the issue of a slow run
+        ("held70-005", "cuda-device-side-assert"),
+        ("held70-022", "nan-loss"),
+        ("held70-081", "slow-training-dataloader"),
     ],
 )
 def test_misses_read_in_round_23(post_id: str, family: str | None, index: Index) -> None:
@@ -1999,6 +2004,8 @@ def test_torch_importing_its_own_private_name_is_no_removed_api(
             'After that, my notes on "CUDA out of memory. Tried to allocate 20.00 MiB"\n',
             None,
         ),
+        # a data loader named as a run's problem is no slowness ("Dataloading is the issue" is)
+        ("the data loader was the problem, I fixed it and the loss now decreases", None),
         # "No such file or directory" alone resembles no missing header of torch's
         # (xiaowei-hu/CycleGAN-tensorflow#33)
         ("FileNotFoundError: [Error 2]No such file or directory", None),

@@ -466,7 +466,8 @@ def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list
     judged = [err.message.split("\n", 1)[0].strip() for err in trace.errors]
     judged = [m for m in judged if len(m) >= _MIN_JUDGED]
     before = ""  # the line above, whose label a record's message may have wrapped after
-    for line in _first_lines(trace.as_pasted, _MAX_LOGGED_LINES):
+    lines = list(_first_lines(trace.as_pasted, _MAX_LOGGED_LINES))
+    for at, line in enumerate(lines):
         if len(line) < _MIN_LOGGED or any(m in line for m in judged):
             before = line
             continue
@@ -480,11 +481,21 @@ def _logged_wordings(trace: Trace, index: Index, failing: _FailingLines) -> list
             if own:
                 reported = own.endswith((":", "：")) or bool(_REPORTED_IN_MARKS.search(own))
             else:
-                reported = bool(_WORDED_LABEL.search(before))
+                # torch's own message printed without its class (a caught error's str()), which
+                # its CUDA boilerplate on the next line vouches for
+                after = lines[at + 1] if at + 1 < len(lines) else ""
+                reported = bool(_WORDED_LABEL.search(before) or _CUDA_BOILERPLATE.match(after))
             if reported and all(m.entry.id != o.entry.id for o in out):
                 out.append(replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
         before = line
     return out
+
+
+# the lines torch adds below a CUDA error's message
+_CUDA_BOILERPLATE = compile_cached(
+    r"CUDA kernel errors might be asynchronously reported|For debugging consider passing "
+    r"CUDA_LAUNCH_BLOCKING=1|Compile with `TORCH_USE_CUDA_DSA`"
+)
 
 
 # a user's verb of reporting, then the wording in brackets or quotation marks
