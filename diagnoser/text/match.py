@@ -364,7 +364,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
             # message HIP or CUDA prints for any of them (hipErrorNoBinaryForGpu in TensorFlow's
             # log): its causes and fixes are that framework's
             continue
-        for m in found:
+        for m in _as_warnings(found, err, trace):
             keep(m if err is root else replace(m, score=round(m.score * _NOT_ROOT_FACTOR)))
     if unexplained and not best and foreign is None:
         # read now: a title's or a logged line's wording is another framework's too (TensorFlow's
@@ -590,6 +590,27 @@ _A_FAILURE = compile_cached(
 # extension, whose warning newer releases close with "you can ignore this warning" (a traceback
 # cut below it is some other failure's, heldout14, heldout19 and heldout31 show)
 _OPTIONAL_PART = compile_cached(r"Failed to load image Python extension")
+# ... or a deprecation, whose error is one a later release will raise ("invalid index of a 0-dim
+# tensor. This will be an error in PyTorch 0.5")
+_NOT_YET = compile_cached(r"(?i)\bwill (?:be(?:come)?|raise) an error\b")
+
+
+def _as_warnings(found: list[Match], err: Error, trace: Trace) -> list[Match]:
+    """A post's prose read as one message (a title, the words around a log) holds the log's lines
+    too: a wording found there that a warning of the log prints is that warning's ("invalid index
+    of a 0-dim tensor. This will be an error in PyTorch 0.5" above a cut traceback), and ranks
+    as that warning does, whatever the prose says of a failure ("then failed with error")."""
+    if err.exc_type is not None:
+        return found
+    warnings = [e for e in trace.errors if e.kind == "warning" and e.exc_type and e is not err]
+    if not warnings:
+        return found
+    out = []
+    for m in found:
+        said = m.signature.regex if m.signature else None
+        told = next((w for w in warnings if said and said.search(w.message)), None)
+        out.append(m if told is None else replace(m, error=told))
+    return out
 
 
 def _warnings_last(
@@ -619,8 +640,10 @@ def _warnings_last(
     def pushed(m: Match) -> bool:
         if m.error is None or m.error.kind != "warning":
             return False
-        told_a_failure = _A_FAILURE.search(m.error.message) and not _OPTIONAL_PART.search(
-            m.error.message
+        told_a_failure = (
+            _A_FAILURE.search(m.error.message)
+            and not _OPTIONAL_PART.search(m.error.message)
+            and not _NOT_YET.search(m.error.message)
         )
         return bool(others) or unexplained or (cut and not told_a_failure)
 
