@@ -676,7 +676,14 @@ def _signature_matches(err: Error, index: Index, text: str, failing: _FailingLin
         hit = sig.regex.search(err.message) or (
             sig.regex.search(unwrapped) if unwrapped != err.message else None
         )
-        if hit is None or (sig.unless_regex and sig.unless_regex.search(err.message)):
+        if hit is None:
+            continue
+        # a wording of no words ("^") stands on the rest of the paste: ask that first, before its
+        # `unless` reads every message
+        beside = sig.beside_regex
+        if not hit.group() and beside and not beside.search(text or err.message):
+            continue
+        if sig.unless_regex and sig.unless_regex.search(err.message):
             continue
         if sig.code_regex and not _code_fits(sig.code_regex, failing(err.message)):
             continue
