@@ -344,7 +344,7 @@ def _native(text: str, lower: str) -> bool:
 # "THNN.lua:110: ..."), which a post keeps when it flattens or cuts the traceback: in every
 # earlier sample, each of the 42 posts with one was Lua Torch's.
 _LUA = r"(?m)^[^\S\n]*stack traceback:[^\S\n]*$(?s:.{0,2000}?)\.lua:\d+:"
-_LUA_POSITION = r"(?<![\w.-])[\w~/.-]{0,200}[\w-]\.lua:\d{1,6}: "
+_LUA_POSITION = r"[\w-]\.lua:\d{1,6}: "  # the file's name ends it: no path to scan back over
 
 
 def _lua(text: str) -> bool:
