@@ -152,6 +152,23 @@ def test_real_layouts(layout: str, family: str, index: Index) -> None:
     )
 
 
+@pytest.mark.parametrize("family", FAMILIES)
+@pytest.mark.parametrize("marker", ["❱", ">"])
+def test_a_rich_box_whose_top_was_cut_off(family: str, marker: str, index: Index) -> None:
+    """A paste that starts inside rich's box, its header gone (and rich's legacy Windows console
+    marking the current line with ">"): still a traceback, with its frames and source."""
+    lines = _real_layout("rich", family).replace("❱", marker).splitlines()
+    header = next(n for n, line in enumerate(lines) if "Traceback (most recent call last)" in line)
+    best = diagnose("\n".join(lines[header + 2 :]), index).best
+    assert best is not None and best.entry.id == family
+    assert best.error is not None and best.error.where is not None
+    expected = _where(_clean(family))
+    assert (Path(best.error.where.filename).name, best.error.where.lineno) == (
+        Path(expected.filename).name,
+        expected.lineno,
+    )
+
+
 def _run_tool(args: list[str], script: str, cwd: Path) -> str:
     proc = subprocess.run(args, input=script, capture_output=True, text=True, timeout=300, cwd=cwd)
     return proc.stdout + proc.stderr

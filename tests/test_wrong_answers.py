@@ -2030,3 +2030,101 @@ def test_torch_importing_its_own_private_name_is_no_removed_api(
 )
 def test_linker_and_version_sentences(text: str, family: str | None, index: Index) -> None:
     assert _first(text, index) == family
+
+
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [
+        # heldout74's and heldout75's, read after their measure: a rich box whose top the paste
+        # cut off, its source listing torch's own raise; a function of the extension's own
+        # namespace undefined; a kernel's assertion cut in a title; torch 0.4's get_device on a
+        # CPU tensor; topk's named tuple on a torch older than 1.1; the shared-memory file with
+        # no name; Keras' model.summary() beside weights holding NaN
+        ("held74-048", None),
+        ("held74-051", None),
+        ("held74-053", "cuda-device-side-assert"),
+        ("held74-057", "device-mismatch"),
+        ("held75-051", "torch-version-too-old"),
+        ("held75-054", "dataloader-shared-memory"),
+        ("held75-043", None),
+    ],
+)
+def test_misses_read_in_round_24(post_id: str, family: str | None, index: Index) -> None:
+    assert _first(_post(post_id), index) == family
+
+
+_TOPK = """Traceback (most recent call last):
+  File "demo.py", line 59, in <module>
+    {line}
+AttributeError: 'tuple' object has no attribute 'indices'
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "family"),
+    [
+        # torch's result read by name: a torch older than 1.1 returns a plain tuple
+        (
+            "for idx in torch.topk(outputs, k=2).indices.squeeze(0).tolist():",
+            "torch-version-too-old",
+        ),
+        ("pred = logits.max(dim=1).indices", "torch-version-too-old"),
+        # a tuple of the user's own, read by a name it never had: no torch release in it
+        ("best = pair.indices[0]", None),
+    ],
+)
+def test_a_named_result_of_topk_on_old_torch(line: str, family: str | None, index: Index) -> None:
+    assert _first(_TOPK.format(line=line), index) == family
+
+
+@pytest.mark.parametrize(
+    ("so", "family"),
+    [
+        # the extension's own namespace, named like its folder: its CUDA half was not built
+        (
+            "/home/u/YOLOF/cvpods/_C.cpython-39-x86_64-linux-gnu.so: undefined symbol: "
+            "_ZN6cvpods26psroi_pooling_forward_cudaERN2at6TensorES2_S2_iifii",
+            None,
+        ),
+        # a torch symbol the extension needs: built for another torch
+        (
+            "/home/u/mmcv/_ext.cpython-39-x86_64-linux-gnu.so: undefined symbol: "
+            "_ZN2at5emptyEN3c108ArrayRefIlEENS0_13TensorOptionsE",
+            "extension-abi-mismatch",
+        ),
+        # torch's own _C missing its own name: two torch installs mixed, still this entry
+        (
+            "/env/site-packages/torch/_C.cpython-39-x86_64-linux-gnu.so: undefined symbol: "
+            "_ZN5torch3jit17parseSchemaOrNameERKSs",
+            "extension-abi-mismatch",
+        ),
+    ],
+)
+def test_an_extensions_own_symbol_is_no_torch_abi(
+    so: str, family: str | None, index: Index
+) -> None:
+    assert _first(f"ImportError: {so}", index) == family
+
+
+_SUMMARY = """{first}_________________________________________________________________
+Layer (type)                 Output Shape              Param #
+=================================================================
+dense (Dense)                (None, 10)                110
+=================================================================
+Total params: 110
+
+After the first epoch the loss becomes nan.
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "family"),
+    [
+        # Keras' model.summary() opens with the model's name (held75-043's C3AE_Expand_Net)
+        ('Model: "sequential"\n', None),
+        # torchsummary copies the table, never that line: a PyTorch post
+        ("", "nan-loss"),
+    ],
+)
+def test_keras_summary_is_another_framework(first: str, family: str | None, index: Index) -> None:
+    assert _first(_SUMMARY.format(first=first), index) == family

@@ -91,7 +91,11 @@ _RICH_HEADER = compile_cached(r"^\s*╭─+ Traceback \(most recent call last\) 
 _RICH_FRAME = compile_cached(r"^(?P<file>\S.*?):(?P<line>\d+) in (?P<name>\S+)\s*$")
 # The source up to its last non-blank (not `.*?` then `\s*$`, which rescans the blanks after each
 # character: quadratic on a long blank tail)
-_RICH_SOURCE = compile_cached(r"^❱ ?\d+ (?:│ ?)*(?P<src>(?:.*\S)?)\s*$")
+# (">" where the console cannot print "❱": rich's legacy Windows console)
+_RICH_SOURCE = compile_cached(r"^[❱>] ?\d+ (?:│ ?)*(?P<src>(?:.*\S)?)\s*$")
+# A frame's line of a box whose top was cut off the paste (a Python file, its name possibly
+# wrapped onto the next line): the traceback goes on from there
+_RICH_HEADLESS_FRAME = compile_cached(r"^\S[^│]*?\.py:\d+ in(?: \S+)?$")
 # A Markdown code fence around a paste: its ``` would end up in the message above it.
 _FENCE = compile_cached(r"^[ \t>]*(?:```|~~~)[\w+-]*[ \t]*$", re.M)
 _FLAT_FRAME = compile_cached(r' (?=File "[^"]+", line \d+)')
@@ -205,18 +209,21 @@ def _rich_boxes(lines: list[str]) -> list[str]:
             out.append("Traceback (most recent call last):")
             continue
         if not inside:
-            out.append(line)
-            continue
+            if not (line.lstrip()[:1] == "│" and _RICH_HEADLESS_FRAME.match(_in_box(line))):
+                out.append(line)
+                continue
+            inside = True
+            out.append("Traceback (most recent call last):")
         if line.lstrip().startswith("╰"):
             inside = False
             continue
-        content = _BOX_EDGE.sub("", line.strip()).strip()
+        content = _in_box(line)
         frame = _RICH_FRAME.match(content)
         if frame is None and content and n + 1 < len(lines):
             # A frame's `path:line in name` wrapped at the box's width (a long path)
-            rest = _BOX_EDGE.sub("", lines[n + 1].strip()).strip()
+            rest = _in_box(lines[n + 1])
             # rich breaks at a space (dropped) when it can, else inside the path
-            is_context = content[:1].isdigit() or content.startswith("❱")  # numbered source
+            is_context = content[:1].isdigit() or content[:1] in "❱>"  # numbered source
             if rest and not is_context:
                 frame = _RICH_FRAME.match(content + rest) or _RICH_FRAME.match(f"{content} {rest}")
             skip = frame is not None
@@ -227,6 +234,10 @@ def _rich_boxes(lines: list[str]) -> list[str]:
         elif source:
             out.append(f"    {source.group('src')}")
     return out
+
+
+def _in_box(line: str) -> str:
+    return _BOX_EDGE.sub("", line.strip()).strip()
 
 
 def _unwrap(text: str) -> str:

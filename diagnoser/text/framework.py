@@ -111,13 +111,19 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # ... and the lines only Keras' own fit() prints: its bar with the time per step ("- 24s
         # 96ms/step -", Keras 2 and tf.keras; Keras 3 draws "━━━━"), "Train on 2064384 samples,
         # validate on 1125000 samples" (Keras 1 and 2), its callbacks' messages. pkbar copies the
-        # bar with its time per step, but its users' posts show their PyTorch loop.
-        ("/step", "eta: ", "━", "train on ", "improved from", "reducelronplateau"),
+        # bar with its time per step, but its users' posts show their PyTorch loop. The first
+        # line of model.summary() too ('Model: "sequential"'): torchsummary copies the table
+        # below it, never that line.
+        (
+            *("/step", "eta: ", "━", "train on ", "improved from", "reducelronplateau"),
+            'model: "',
+        ),
         r"(?m)^[^\S\n]*\d{1,7}/\d{1,7}[^\S\n]+(?:\[[=>.]{5,60}\][^\S\n]-|━{5,60})[^\S\n]"
         r"(?:ETA: [\d:]{1,8}|\d{1,6}s[^\S\n]+\d{1,6}(?:ms|us|µs|s)/step)\b"
         r"|^[^\S\n]*Train on \d{1,10} samples(?:, validate on \d{1,10} samples)?[^\S\n]*$"
         r"|\bEpoch \d{1,6}: (?:val_)?\w{1,40} (?:improved|did not improve) from\b"
-        r"|\bReduceLROnPlateau reducing learning rate\b",
+        r"|\bReduceLROnPlateau reducing learning rate\b"
+        r'|^[^\S\n]*Model: "[\w.-]{1,80}"[^\S\n]*$',
     ),
     # PaddleOCR's and PaddleDetection's loggers and packages; Paddle's toolkits named in prose
     # ("paddlex实例分割训练") and its allocator's message ("Out of memory error on GPU 0. Cannot
