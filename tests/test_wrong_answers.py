@@ -2047,6 +2047,12 @@ def test_linker_and_version_sentences(text: str, family: str | None, index: Inde
         ("held75-051", "torch-version-too-old"),
         ("held75-054", "dataloader-shared-memory"),
         ("held75-043", None),
+        # heldout76's and heldout77's: a title saying what torch >= 2.0 removed; a program's line
+        # saying it already applied a fix for a module it names; load_state_dict's own heading
+        # beside TensorFlow named in a later turn
+        ("held76-068", "removed-api"),
+        ("held77-034", None),
+        ("held77-077", "state-dict-mismatch"),
     ],
 )
 def test_misses_read_in_round_24(post_id: str, family: str | None, index: Index) -> None:
@@ -2128,3 +2134,27 @@ After the first epoch the loss becomes nan.
 )
 def test_keras_summary_is_another_framework(first: str, family: str | None, index: Index) -> None:
     assert _first(_SUMMARY.format(first=first), index) == family
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # a user saying what a torch release removed
+        ("torch.symeig was removed in torch 2.0 and the repo still calls it", "removed-api"),
+        ("这个函数在 torch 1.8 之后被删除了，代码跑不起来", "removed-api"),
+        # what a release added is another story (torch-version-too-old)
+        ("torch.compile was only introduced in torch 2.0", "torch-version-too-old"),
+        # a module named where the program says it has worked around it, and where it failed
+        (
+            "torchvision.transforms.functional_tensor not found, applying compatibility fix...\n"
+            "Applied compatibility fix: created functional_tensor mock module\n",
+            None,
+        ),
+        (
+            "ModuleNotFoundError: No module named 'torchvision.transforms.functional_tensor'",
+            "torch-private-api-removed",
+        ),
+    ],
+)
+def test_removals_said_and_worked_around(text: str, family: str | None, index: Index) -> None:
+    assert _first(text, index) == family

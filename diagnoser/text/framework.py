@@ -206,8 +206,12 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
 )
 # PyTorch's own names, weighed against every cue above: a post that ports a Keras model to an
 # nn.Module, or compares its run with TensorFlow's, is a PyTorch post (zero_grad and a .pth file
-# are PyTorch's alone; Paddle has backward() and state_dict() too)
-_TORCH = r"(?i)torch|\bnn\.Module\b|\blightning\b|zero_grad\(|\.pth\b"
+# are PyTorch's alone; Paddle has backward() and state_dict() too, but load_state_dict's failure
+# in its own words, "Error(s) in loading state_dict for", is torch's)
+_TORCH = (
+    r"(?i)torch|\bnn\.Module\b|\blightning\b|zero_grad\(|\.pth\b"
+    r"|Error\(s\) in loading state_dict for\b"
+)
 
 
 def other_framework(text: str) -> bool:

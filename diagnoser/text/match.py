@@ -103,6 +103,11 @@ _UNSAID = (
     # asked how ("如何避免过拟合") or failed ("无法避免", "没能防止")
     r"|(?<!如何)(?<!怎么)(?<!怎样)(?<![能法])(?:防止|避免|预防)[^\n。，；！？,.;!?]{0,12}"
     r"|用来(?:检测|发现|判断)[^\n。，；！？,.;!?]{0,12}"
+    # a line a program prints when it has already worked around what it names ("torchvision.
+    # transforms.functional_tensor not found, applying compatibility fix...", Hunyuan3D-2.1's
+    # Windows port): no failure of that name is reported there
+    r"|(?m:^[^\n]{0,200}?\b(?:applying|applied)\b[^\n]{0,30}?\b(?:fix|patch|workaround|shim)\b"
+    r"[^\n]{0,200})"
     # a test for None in code ("if params.grad is None: continue") is no report that anything is
     # None; a sentence's own clause ("if I print p.grad, it is None") may be
     r"|(?m:^[^\S\n]*(?:if|elif|while|assert)[^\S\n]+(?:not[^\S\n]+)?[\w.\[\]'\"()]{1,80}"
