@@ -2053,6 +2053,20 @@ def test_linker_and_version_sentences(text: str, family: str | None, index: Inde
         ("held76-068", "removed-api"),
         ("held77-034", None),
         ("held77-077", "state-dict-mismatch"),
+        # heldout78's and heldout79's: torchvision's model builders reached on an old release;
+        # "the trian and test error is still high" (a typo of two letters in turn); torch's own
+        # library named in a title cut at "fil"; a torch.compile option the installed torch lacks;
+        # a progress bar redrawn at one step is no flat loss; a strict=False load with nothing
+        # missing; "缺少关键代码" names no key; a warning under a title naming an error it never
+        # shows
+        ("held78-064", "torch-version-too-old"),
+        ("held78-065", "underfitting"),
+        ("held79-013", "extension-abi-mismatch"),
+        ("held79-034", "torch-version-too-old"),
+        ("held79-017", None),
+        ("held79-038", None),
+        ("held79-053", None),
+        ("held79-032", None),
     ],
 )
 def test_misses_read_in_round_24(post_id: str, family: str | None, index: Index) -> None:
@@ -2158,3 +2172,78 @@ def test_keras_summary_is_another_framework(first: str, family: str | None, inde
 )
 def test_removals_said_and_worked_around(text: str, family: str | None, index: Index) -> None:
     assert _first(text, index) == family
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # torch 2.13's own words for a config name it lacks (torch/utils/_config_module.py)
+        (
+            "AttributeError: torch._inductor.config.nonexistent_opt does not exist",
+            "torch-version-too-old",
+        ),
+        # dynamo's dynamic_shapes went the other way: removed in 2.1
+        ("AttributeError: torch._dynamo.config.dynamic_shapes does not exist", None),
+        # torchvision's builders and weights enums by name; another package's name is its own
+        (
+            "ImportError: cannot import name 'ResNet50_Weights' from 'torchvision.models'",
+            "torch-version-too-old",
+        ),
+        (
+            "AttributeError: module 'torchvision.models' has no attribute 'convnext_tiny'",
+            "torch-version-too-old",
+        ),
+        ("ImportError: cannot import name 'MyNet_Weights' from 'mymodels'", None),
+        # a strict=False load: keys missing from the model vs. extra keys only skipped
+        (
+            "_IncompatibleKeys(missing_keys=['fc.weight'], unexpected_keys=[])",
+            "state-dict-mismatch",
+        ),
+        (
+            "Loaded model: _IncompatibleKeys(missing_keys=[], unexpected_keys=['rope.freqs_cis'])",
+            None,
+        ),
+        # two letters typed in turn are the word; 关键 ("crucial") holds no key
+        ("the trian and test error is still high after 100 epochs", "underfitting"),
+        ("the train and test error is not high", None),
+        ("缺少关键代码 import torch.nn as nn", None),
+        ("加载权重时报错，缺少键", "state-dict-mismatch"),
+    ],
+)
+def test_wordings_read_in_round_24(text: str, family: str | None, index: Index) -> None:
+    assert _first(text, index) == family
+
+
+_BAR = "Epoch 0: : {n}it [15:05,  2.21it/s, loss=0.201, v_num=0, step={step}]\n"
+
+
+def test_a_progress_bar_redrawn_at_one_step_is_no_flat_loss(index: Index) -> None:
+    redrawn = "".join(_BAR.format(n=n, step="2e+3") for n in (1999, 2000, 2000, 2001))
+    assert _first("Error when running\n" + redrawn, index) is None
+    # the same loss over steps that move on is flat
+    moving = "".join(_BAR.format(n=n, step=n) for n in (100, 200, 300, 400, 500))
+    assert _first("the loss does not change\n" + moving, index) == "loss-not-decreasing"
+
+
+_LIGHTNING_WARNING = (
+    "/env/site-packages/pytorch_lightning/trainer/connectors/data_connector.py:430: "
+    "PossibleUserWarning: The dataloader, val_dataloader 0, does not have many workers which may "
+    "be a bottleneck. Consider increasing the value of the `num_workers` argument` (try 12 which "
+    "is the number of cpus on this machine) in the `DataLoader` init to improve performance.\n"
+    "  rank_zero_warn(\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("title", "family"),
+    [
+        # the title names an error the paste never shows: the warning is no answer to it
+        ("Tensor NotImplementedError", None),
+        # a title about the warning itself
+        ("Training is slow", "slow-training-dataloader"),
+    ],
+)
+def test_a_warning_under_a_title_naming_an_error(
+    title: str, family: str | None, index: Index
+) -> None:
+    assert _first(f"{title}\n\n{_LIGHTNING_WARNING}", index) == family

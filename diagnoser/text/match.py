@@ -409,7 +409,7 @@ def match(trace: Trace, index: Index) -> Diagnosis:
     # of the paste (`beside`) is the more specific answer: gather's index under torch.compile, on
     # a cross_entropy line, is the target
     ranked = sorted(
-        _warnings_last(best.values(), bool(unexplained), crashed),
+        _warnings_last(best.values(), bool(unexplained), crashed or _named_not_shown(trace)),
         key=lambda m: (
             -m.score,
             not (m.signature is not None and (m.signature.code or m.signature.beside)),
@@ -568,6 +568,23 @@ def _cut_before_its_message(trace: Trace) -> bool:
     return "Traceback (most recent call last)" in trace.text and not any(
         err.exc_type and err.kind == "exception" for err in trace.errors
     )
+
+
+# an exception's class named in a title without its message ("Tensor NotImplementedError"; a
+# title "RuntimeError: ..." shows what it said)
+_EXCEPTION_NAMED = compile_cached(
+    r"\b[A-Z][A-Za-z]{2,40}(?:Error|Exception)\b(?![^\S\n]*[:：][^\S\n]*\S)"
+)
+
+
+def _named_not_shown(trace: Trace) -> bool:
+    """The title names an exception that the paste never shows: the run failed with it, and
+    what it said was left out (a screenshot, a cut log) — as a traceback cut before its message
+    tells."""
+    title = trace.as_pasted.lstrip()[:200].split("\n", 1)[0]
+    named = set(_EXCEPTION_NAMED.findall(title)) if "Error" in title or "Exception" in title else ()
+    shown = {(e.exc_type or "").rsplit(".", 1)[-1] for e in trace.errors if e.kind != "warning"}
+    return any(name not in shown for name in named)
 
 
 def _stopped_the_run(err: Error) -> bool:

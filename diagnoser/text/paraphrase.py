@@ -332,11 +332,21 @@ def _negated(text: str, start: int) -> bool:
     )
 
 
+# Chinese words that hold a concept's character and mean something else: "关键" is "crucial"
+# ("缺少关键代码", a missing import), "键盘" a keyboard, no dict's key
+_OTHER_WORDS = {"键": ("关键", "键盘", "按键", "快捷键")}
+
+
 def _whole(text: str, start: int, end: int) -> bool:
-    """An ASCII word is not part of a longer one ("size" is not in "resize"); a plural counts."""
+    """An ASCII word is not part of a longer one ("size" is not in "resize"); a plural counts;
+    a Chinese word is not part of a compound that means something else."""
     word = text[start:end]
     if not word[0].isascii():
-        return True
+        return not any(
+            text.startswith(other, start - other.index(word))
+            for other in _OTHER_WORDS.get(word, ())
+            if start >= other.index(word)
+        )
     before = text[start - 1] if start else " "
     after = text[end : end + 2] if end < len(text) else " "
     if after[:1] == "s" and not after[1:2].isalnum():

@@ -207,6 +207,8 @@ def _flat(log: TrainingLog) -> Finding | None:
             or (metric == "loss" and _noisy_at_chance(vals, acc))
         ) and not (still_falling or _leaves_at_the_end(vals)):
             first, last = points[0], points[-1]
+            if first.at and first.at == last.at:
+                continue  # one moment redrawn (a progress bar's updates): no span to be flat over
             return Finding(
                 "flat",
                 _by_length(85, len(points)),
@@ -762,7 +764,21 @@ def _closest(word: str, vocabulary: frozenset[str]) -> str | None:
         v for v in vocabulary if _may_be_typo_of(word, v) and not _kept_typo(v, vocabulary)
     ]
     hit = process.extractOne(word, candidates, scorer=fuzz.ratio, score_cutoff=85)
-    return hit[0] if hit else None
+    if hit:
+        return hit[0]
+    # two neighbouring letters typed in turn ("trian"), which the ratio scores as two edits
+    return next((v for v in candidates if _one_swap(word, v)), None)
+
+
+def _one_swap(word: str, other: str) -> bool:
+    differ = [i for i, (a, b) in enumerate(zip(word, other, strict=False)) if a != b]
+    return (
+        len(word) == len(other)
+        and len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and word[differ[0]] == other[differ[1]]
+        and word[differ[1]] == other[differ[0]]
+    )
 
 
 def _kept_typo(word: str, vocabulary: frozenset[str]) -> bool:
