@@ -2067,6 +2067,13 @@ def test_linker_and_version_sentences(text: str, family: str | None, index: Inde
         ("held79-038", None),
         ("held79-053", None),
         ("held79-032", None),
+        # heldout80's and heldout81's: os.environ's KeyError for a launcher's variable (and
+        # held59-001, relabelled so); torch 1.x's "The size of the 2D attn_mask is not correct"
+        # glued to a Chinese sentence; a network's output said to be unstable run to run
+        ("held81-067", "dist-env-not-set"),
+        ("held59-001", "dist-env-not-set"),
+        ("held81-075", "mha-mask-shape"),
+        ("held81-032", "results-not-reproducible"),
     ],
 )
 def test_misses_read_in_round_24(post_id: str, family: str | None, index: Index) -> None:

@@ -573,7 +573,7 @@ def _cut_before_its_message(trace: Trace) -> bool:
 # an exception's class named in a title without its message ("Tensor NotImplementedError"; a
 # title "RuntimeError: ..." shows what it said)
 _EXCEPTION_NAMED = compile_cached(
-    r"\b[A-Z][A-Za-z]{2,40}(?:Error|Exception)\b(?![^\S\n]*[:：][^\S\n]*\S)"
+    r"\b[A-Z][A-Za-z]{2,40}(?:Error|Exception)\b(?![^\S\n]*[:：][^\S\n]*\S|[^\S\n]+\d)"
 )
 
 
@@ -582,7 +582,11 @@ def _named_not_shown(trace: Trace) -> bool:
     what it said was left out (a screenshot, a cut log) — as a traceback cut before its message
     tells."""
     title = trace.as_pasted.lstrip()[:200].split("\n", 1)[0]
-    named = set(_EXCEPTION_NAMED.findall(title)) if "Error" in title or "Exception" in title else ()
+    if not ("Error" in title or "Exception" in title) or any(
+        e.message[:40] in title for e in trace.errors if e.message
+    ):
+        return False  # no class named, or the title is an error's own line (a warning's)
+    named = set(_EXCEPTION_NAMED.findall(title))
     shown = {(e.exc_type or "").rsplit(".", 1)[-1] for e in trace.errors if e.kind != "warning"}
     return any(name not in shown for name in named)
 

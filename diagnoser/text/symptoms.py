@@ -207,8 +207,8 @@ def _flat(log: TrainingLog) -> Finding | None:
             or (metric == "loss" and _noisy_at_chance(vals, acc))
         ) and not (still_falling or _leaves_at_the_end(vals)):
             first, last = points[0], points[-1]
-            if first.at and first.at == last.at:
-                continue  # one moment redrawn (a progress bar's updates): no span to be flat over
+            if first.step is not None and (first.epoch, first.step) == (last.epoch, last.step):
+                continue  # one step redrawn (a progress bar's updates): no span to be flat over
             return Finding(
                 "flat",
                 _by_length(85, len(points)),
