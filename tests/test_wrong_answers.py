@@ -2074,6 +2074,10 @@ def test_linker_and_version_sentences(text: str, family: str | None, index: Inde
         ("held59-001", "dist-env-not-set"),
         ("held81-075", "mha-mask-shape"),
         ("held81-032", "results-not-reproducible"),
+        # heldout82's and heldout83's: torch.rot90's own dim check of torch 1.x; a failed load of
+        # pretrained weights retold down to "....size mismatch"
+        ("held82-010", "dim-out-of-range"),
+        ("held83-011", "state-dict-mismatch"),
     ],
 )
 def test_misses_read_in_round_24(post_id: str, family: str | None, index: Index) -> None:
@@ -2215,6 +2219,11 @@ def test_removals_said_and_worked_around(text: str, family: str | None, index: I
         ("the train and test error is not high", None),
         ("缺少关键代码 import torch.nn as nn", None),
         ("加载权重时报错，缺少键", "state-dict-mismatch"),
+        # torch 1.x's matmul said "size mismatch" too: no load, no checkpoint
+        (
+            "I load the data and get RuntimeError: size mismatch, m1: [4 x 3], m2: [4 x 2]",
+            "shape-matmul",
+        ),
     ],
 )
 def test_wordings_read_in_round_24(text: str, family: str | None, index: Index) -> None:
