@@ -209,7 +209,7 @@ def _rich_boxes(lines: list[str]) -> list[str]:
             out.append("Traceback (most recent call last):")
             continue
         if not inside:
-            if not (line.lstrip()[:1] == "│" and _RICH_HEADLESS_FRAME.match(_in_box(line))):
+            if not (line.lstrip()[:1] == "│" and _headless_frame(line, lines[n + 1 : n + 2])):
                 out.append(line)
                 continue
             inside = True
@@ -234,6 +234,18 @@ def _rich_boxes(lines: list[str]) -> list[str]:
         elif source:
             out.append(f"    {source.group('src')}")
     return out
+
+
+def _headless_frame(line: str, after: list[str]) -> bool:
+    """A frame's line of a box whose top was cut off, or its first part, the path wrapped at the
+    box's width onto the next line (rich breaks at a space, dropped, or inside the path)."""
+    content = _in_box(line)
+    if _RICH_HEADLESS_FRAME.match(content):
+        return True
+    rest = _in_box(after[0]) if after and after[0].lstrip()[:1] == "│" else ""
+    return bool(rest) and any(
+        _RICH_HEADLESS_FRAME.match(joined) for joined in (content + rest, f"{content} {rest}")
+    )
 
 
 def _in_box(line: str) -> str:
