@@ -581,7 +581,8 @@ def _named_not_shown(trace: Trace) -> bool:
     """The title names an exception that the paste never shows: the run failed with it, and
     what it said was left out (a screenshot, a cut log) — as a traceback cut before its message
     tells."""
-    title = trace.as_pasted.lstrip()[:200].split("\n", 1)[0]
+    # sliced before it is stripped: a gigabyte log is not copied to find its first line
+    title = trace.as_pasted[:400].lstrip()[:200].split("\n", 1)[0]
     if not ("Error" in title or "Exception" in title) or any(
         e.message[:40] in title for e in trace.errors if e.message
     ):
