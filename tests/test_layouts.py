@@ -329,6 +329,19 @@ def _vscode(text: str) -> str:
     return "\n".join([f"Exception has occurred: {root.exc_type}", root.message, *frames])
 
 
+def _vscode_over_terminal(text: str) -> str:
+    """The debugger's header over the terminal's whole traceback, its call stack pasted below it
+    innermost first (weiaicunzai/pytorch-cifar100#25)."""
+    root = parse(text).root
+    assert root is not None
+    stack = [
+        f'  File "{f.filename}", line {f.lineno}, in {f.name}\n    {f.line or ""}'
+        for f in reversed(root.frames)
+        if f.is_user_code
+    ]
+    return "\n".join([f"发生异常: {root.exc_type}", text.rstrip("\n"), *stack])
+
+
 def _message_first(text: str) -> str:
     root = parse(text).root
     assert root is not None
@@ -407,6 +420,7 @@ TRANSFORMS: dict[str, Callable[[str], str]] = {
     "ipython-old": _old_ipython,
     "colab": _colab,
     "vscode-debugger": _vscode,
+    "vscode-over-terminal": _vscode_over_terminal,
     "message-before-frames": _message_first,
     "progress-bar-glued": lambda t: "100%|██████████| 1135/1136 [25:31<00:01, 1.35s/it]" + t,
     "carriage-returns": lambda t: (

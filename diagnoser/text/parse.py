@@ -436,6 +436,10 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
         ipy, i = _read_ipython(lines, i + 1)
         return _with_inner_error(ipy), i
     m = _VSCODE.match(line)
+    if m and i + 1 < len(lines) and _TRACEBACK.match(lines[i + 1].strip()):
+        # The debugger's header over a whole traceback pasted from the terminal (held78-066):
+        # the traceback states the type and its message itself.
+        return [], i + 1
     if m:
         message, j = _read_message(lines, i + 1, "", stop_at_frames=True)
         err, j = _read_traceback(lines, j, default=Error(m.group("type"), message))
@@ -637,6 +641,9 @@ def _read_traceback(
             break  # `torch.distributed.elastic.multip`: the paste ends inside the exception line
         if exc and exc.group("msg") is None and lines[i].rstrip()[-1:] in "\"'`":
             return Error(exc.group("type"), "", tuple(frames)), i + 1  # the quotation closes
+        if exc and i + 1 < len(lines) and _FRAME.match(lines[i + 1]):
+            # frames right below the exception line: a debugger's call stack, not its message
+            return Error(exc.group("type"), exc.group("msg") or "", tuple(frames)), i + 1
         if exc:
             message, i = _read_message(lines, i + 1, exc.group("msg") or "")
             return Error(exc.group("type"), message, tuple(frames)), i
@@ -728,7 +735,19 @@ def _wrapped_source_tail(lines: list[str], i: int) -> bool:
     after = lines[i + 1] if i + 1 < len(lines) else ""
     if not before[:1].isspace() or _FRAME.match(before) or lines[i][:1].isspace():
         return False
+    if _EXC.match(lines[i]) and _balanced(before):
+        # ...unless the source line is whole and this one names an exception: the VS Code
+        # debugger's paste lists its call stack below the exception line (held78-066)
+        return False
     return bool(_FRAME.match(after)) or (bool(after.strip()) and set(after.strip()) <= set("^~ "))
+
+
+def _balanced(source: str) -> bool:
+    """Whether a source line closes every bracket it opens (a line cut by a wrap seldom does)."""
+    depth = 0
+    for ch in source:
+        depth += (ch in "([{") - (ch in ")]}")
+    return depth == 0 and not source.rstrip().endswith((",", "\\", "(", "["))
 
 
 def _cut_name(name: str, nxt: str) -> bool:
