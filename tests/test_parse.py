@@ -597,3 +597,34 @@ def test_an_exception_quoted_as_inline_code_is_read() -> None:
     )
     err = parse(text).root
     assert err is not None and err.exc_type == "einops.EinopsError"
+
+
+def test_pdb_reports_an_exception_with_three_stars() -> None:
+    # what torch says, as pdb prints an exception a command raised at its prompt
+    said = (
+        _run("""
+        import torch
+        torch.ones(1, 48, 2) * torch.ones(1, 192, 2)
+    """)
+        .strip()
+        .splitlines()[-1]
+    )
+    session = f"> /home/u/submodule.py(62)forward()\n(Pdb) aaa = x * disp\n*** {said}\n(Pdb) "
+    root = parse(session).root
+    assert root is not None
+    assert root.exc_type == "RuntimeError"
+    assert root.message.startswith("The size of tensor a (48) must match")
+
+
+def test_a_warning_whose_text_starts_below_its_category() -> None:
+    # torch's multi-line warnings start with a line break: Python prints "UserWarning: " and the
+    # text below it; a paste strips the line's trailing space
+    printed = _run("""
+        import warnings
+        warnings.warn("\\nGPU 0 is not compatible with the current PyTorch installation.")
+    """)
+    assert "UserWarning: \n" in printed
+    trace = parse(printed.replace("UserWarning: \n", "UserWarning:\n"))
+    read = [e for e in trace.errors if e.exc_type == "UserWarning"]
+    assert [e.kind for e in read] == ["warning"]
+    assert read[0].message.strip().startswith("GPU 0 is not compatible")

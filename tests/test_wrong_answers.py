@@ -2263,3 +2263,60 @@ def test_a_warning_under_a_title_naming_an_error(
     title: str, family: str | None, index: Index
 ) -> None:
     assert _first(f"{title}\n\n{_LIGHTNING_WARNING}", index) == family
+
+
+@pytest.mark.parametrize(
+    ("post_id", "family"),
+    [
+        # the VS Code debugger's header over the terminal's traceback, its call stack below
+        ("held78-066", "transform-class-not-instance"),
+        # DataParallel's wrapper cut at "in", its parallel_apply in the frames
+        ("held84-011", "dataparallel-replica-exception"),
+        # "Train loss, train val are at 0": the loss named in a list
+        ("held84-047", "loss-all-zero"),
+        # torch.pi in a title alone: torch's copy of math.pi that old releases lack
+        ("held84-055", "torch-version-too-old"),
+        # TensorFlow's Assign restoring a checkpoint into another shape: no PyTorch post
+        ("held85-012", None),
+        # "the pre-train model is corrupted": the weights file said to be corrupted
+        ("held85-014", "checkpoint-corrupted"),
+        # ipdb's "*** RuntimeError: ..." below a first error no family names
+        ("held85-015", "broadcast-mismatch"),
+    ],
+)
+def test_misses_read_in_round_25(post_id: str, family: str | None, index: Index) -> None:
+    assert _first(_post(post_id), index) == family
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        # real reports (neuraloperator/neuraloperator#142, lucidrains/denoising-diffusion-pytorch#46,
+        # dwardzheng/MFFN_COD#5): torch 1.8 and 1.9 have no torch.pi, torch.e
+        ("AttributeError: module 'torch' has no attribute 'pi'", "torch-version-too-old"),
+        (
+            '  File "/usr/local/lib/python3.6/dist-packages/denoising_diffusion_pytorch/'
+            'denoising_diffusion_pytorch.py", line 358, in cosine_beta_schedule\n'
+            "    alphas_cumprod = torch.cos(((x / timesteps) + s) / (1 + s) * torch.pi * 0.5) ** 2\n"
+            "AttributeError: module 'torch' has no attribute 'pi'",
+            "torch-version-too-old",
+        ),
+        ("AttributeError: module 'torch' has no attribute 'e'", "torch-version-too-old"),
+        # a name of the user's own that no torch has: nothing to do with its release
+        ("AttributeError: module 'torch' has no attribute 'pie'", None),
+        # a checkpoint said to be corrupted, in the user's words ...
+        ("the pth weights I downloaded are corrupted", "checkpoint-corrupted"),
+        # (a guess at it is no report: an error is known by its message)
+        ("Maybe the checkpoint file is corrupted?", None),
+        ("下载的预训练模型权重文件损坏了", "checkpoint-corrupted"),
+        # ... and files that are no checkpoint (ultralytics' dataset check, torchvision's)
+        (
+            "train: WARNING: 001154.jpg: ignoring corrupt image/label: 'list' object has no "
+            "attribute 'astype'",
+            None,
+        ),
+        ("I'm facing this error 'runtime error dataset not found or corrupted'", None),
+    ],
+)
+def test_wordings_read_in_round_25(text: str, family: str | None, index: Index) -> None:
+    assert _first(text, index) == family

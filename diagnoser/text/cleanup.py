@@ -63,6 +63,8 @@ _PREFIXES = [
     compile_cached(r"^\[[^\]\n]{1,40} (?:STDERR|STDOUT|stderr|stdout)\] ?"),
     compile_cached(r"^(?:stderr|stdout): "),  # a subprocess's output relayed (accelerate's tests)
     compile_cached(r"^E {3}|^E$"),  # pytest's failure lines
+    # pdb's and ipdb's report of an exception a command raised ("*** RuntimeError: ...")
+    compile_cached(r"^\*\*\* (?=(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): )"),
     # a list's number before an exception line ("(1) RuntimeError: ...", "2. ValueError: ..."):
     # a post that lists the errors it got. A Chinese list's ("1、", "（2）") is kept: its items
     # are read together (_after_a_chinese_lead)

@@ -86,13 +86,17 @@ _OTHER: tuple[tuple[tuple[str, ...], str], ...] = (
         # handle: CUDNN_STATUS_INTERNAL_ERROR", "failed to create cublas handle"): PyTorch says
         # "cuDNN error: CUDNN_STATUS_..." and "... when calling `cublasCreate(handle)`"
         # TensorFlow's optimizer given no gradient at all ("ValueError: No gradients provided for
-        # any variable: ['Embedding-Token/embeddings:0'", bert4keras): torch says no such thing
+        # any variable: ['Embedding-Token/embeddings:0'", bert4keras): torch says no such thing.
+        # Its status errors: InvalidArgumentError, and Assign's "lhs shape= [3,3,2,16] rhs shape=
+        # [3,3,3,16]" restoring a checkpoint into another shape (torch names no lhs and rhs)
         (
             *("resourceexhausted", "resource_exhausted", "oom when allocating", "_bfc"),
             *("job:localhost", "cudnn handle", "cublas handle", "no gradients provided"),
+            *("invalidargumenterror", "lhs shape="),
         ),
         r"(?i)\bResourceExhaustedError\b|\bOOM when allocating tensor\b|\bGPU_\d+_bfc\b"
-        r"|\bNo gradients provided for any variable\b"
+        r"|\bNo gradients provided for any variable\b|(?-i:\bInvalidArgumentError\b)"
+        r"|\blhs shape= ?\[[\d, ]{0,40}\],? rhs shape= ?\["
         r"|(?-i:\bRESOURCE_EXHAUSTED\b)|/job:localhost/replica:"
         r"|\b(?:could not|failed to) (?:create|destroy) cu(?:dnn|blas) handle\b",
     ),

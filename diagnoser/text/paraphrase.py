@@ -196,7 +196,7 @@ def paraphrased_entries(sentence: str, index: Index) -> set[str]:
         return _phrased(_IS_AVAILABLE_FALSE, index)
     if left_on_the_cpu(sentence):
         return _phrased(_ON_CPU_PHRASE, index)
-    if checkpoint_said_cut(sentence):
+    if checkpoint_said_cut(sentence) or checkpoint_said_corrupted(sentence):
         return _phrased(_TRUNCATED_PHRASE, index)
     covered = _covered(sentence, index)
     most = max(map(len, covered.values()), default=0)
@@ -523,6 +523,25 @@ def checkpoint_said_cut(sentence: str) -> bool:
     if not ("load" in sentence or "加载" in sentence or "载入" in sentence):
         return False  # every branch of _LOAD_FAILED holds one of them
     return _LOAD_FAILED.search(sentence) is not None and _CUT_SHORT.search(sentence) is not None
+
+
+# A checkpoint said to be corrupted ("the pre-train model is corrupted", "权重文件损坏了"): the
+# file's own word, not a dataset's or an image's ("ignoring corrupt image/label")
+_CORRUPTED = compile_cached(
+    r"\b(?:checkpoints?|ckpts?|pth|weights?|weight files?|pre-?train(?:ed)?(?: models?| weights?)?"
+    r"|model (?:files?|weights?))\b[^.\n]{0,20}?\b(?:is|are|was|were|seems?(?: to be)?|might be"
+    r"|may be|looks?|got|gets|became|being|(?:has|have) been)(?: [a-z]+)? corrupt(?:ed)?\b"
+    r"|\bcorrupt(?:ed)? (?:checkpoints?|ckpts?|pth|weights?|weight files?|pre-?trained models?"
+    r"|model files?)\b"
+    r"|(?:权重|预训练模型|模型文件|checkpoint|ckpt|pth)[^，。；,;\n]{0,10}?(?:已经)?(?:损坏|坏了)"
+)
+
+
+def checkpoint_said_corrupted(sentence: str) -> bool:
+    """The sentence says the weights file itself is corrupted (see above)."""
+    if "corrupt" not in sentence and "损坏" not in sentence and "坏了" not in sentence:
+        return False
+    return _CORRUPTED.search(sentence) is not None
 
 
 # what an entry's own phrase says of a file cut short

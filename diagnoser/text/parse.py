@@ -124,7 +124,9 @@ _THC_CHECK = compile_cached(r"THCudaCheck FAIL file=\S+ line=\d+ error=\d+ ?: [^
 _IGNORED = compile_cached(
     r"^(?:Exception ignored (?:in|on)\b|Error in atexit\._run_exitfuncs:|Error in sys\.excepthook:)"
 )
-_WARNING = compile_cached(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning): (?P<msg>.*)$")
+# The category may end the line ("UserWarning: " above torch's multi-line warnings, its trailing
+# space stripped by the paste)
+_WARNING = compile_cached(r"^(?P<file>\S+?):(?P<line>\d+): (?P<type>\w*Warning):(?: (?P<msg>.*))?$")
 # Apple's Metal frameworks abort the process with a line of their own, no Python exception: the
 # graph compiler's `loc("mps_add"("(mpsFileLoc): .../MPSGraphUtilities.mm":228:0)): error: input
 # types ... are not broadcast compatible` (its "error:" may wrap to the next line) followed by
@@ -461,7 +463,7 @@ def _read_other(lines: list[str], i: int) -> tuple[list[Error], int]:
     if m:
         # A warning's text may start on the next line; it ends with the (indented) source line
         # that issued it, or a blank line.
-        message, j = _read_message(lines, i + 1, m.group("msg"), until_indented=True)
+        message, j = _read_message(lines, i + 1, m.group("msg") or "", until_indented=True)
         frame = Frame(m.group("file"), int(m.group("line")), "<warning>")
         return [Error(m.group("type"), message, (frame,), kind="warning")], j
     m = _CPP_THROW.search(line)
