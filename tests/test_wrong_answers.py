@@ -2291,13 +2291,14 @@ def test_misses_read_in_round_25(post_id: str, family: str | None, index: Index)
 @pytest.mark.parametrize(
     ("text", "family"),
     [
-        # real reports (neuraloperator/neuraloperator#142, lucidrains/denoising-diffusion-pytorch#46,
-        # dwardzheng/MFFN_COD#5): torch 1.8 and 1.9 have no torch.pi, torch.e
+        # real reports (neuraloperator/neuraloperator#142, dwardzheng/MFFN_COD#5,
+        # lucidrains/denoising-diffusion-pytorch#46): torch 1.8 and 1.9 have no torch.pi, torch.e
         ("AttributeError: module 'torch' has no attribute 'pi'", "torch-version-too-old"),
         (
             '  File "/usr/local/lib/python3.6/dist-packages/denoising_diffusion_pytorch/'
             'denoising_diffusion_pytorch.py", line 358, in cosine_beta_schedule\n'
-            "    alphas_cumprod = torch.cos(((x / timesteps) + s) / (1 + s) * torch.pi * 0.5) ** 2\n"
+            "    alphas_cumprod = torch.cos(((x / timesteps) + s) / (1 + s) * torch.pi * 0.5)"
+            " ** 2\n"
             "AttributeError: module 'torch' has no attribute 'pi'",
             "torch-version-too-old",
         ),
