@@ -10,7 +10,7 @@ the label given before the tool ever ran on it. Prints the numbers README.md rep
 - PyTorch posts answered with a wrong family first;
 each also by language and by kind. `--misses` lists the posts answered wrongly or not at all.
 
-`--set heldout` measures heldout.yaml instead (likewise heldout2 to heldout86): posts
+`--set heldout` measures heldout.yaml instead (likewise heldout2 to heldout87): posts
 sampled the same way but kept aside from development (rules are never tuned on them), so that the
 sets' numbers show how a change generalises.
 
@@ -27,7 +27,7 @@ Usage: python bench/accuracy.py
               heldout65|heldout66|heldout67|heldout68|
               heldout69|heldout70|heldout71|heldout72|
               heldout73|heldout74|heldout75|heldout76|heldout77|heldout78|heldout79|
-              heldout80|heldout81|heldout82|heldout83|heldout84|heldout85|heldout86]
+              heldout80|heldout81|heldout82|heldout83|heldout84|heldout85|heldout86|heldout87]
        [--misses] [--json]
 """
 
@@ -137,6 +137,7 @@ HELD_ASIDE = (
     "heldout84",
     "heldout85",
     "heldout86",
+    "heldout87",
 )
 
 
