@@ -5,6 +5,8 @@ must keep their answer."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -2282,6 +2284,16 @@ def test_a_warning_under_a_title_naming_an_error(
         ("held85-014", "checkpoint-corrupted"),
         # ipdb's "*** RuntimeError: ..." below a first error no family names
         ("held85-015", "broadcast-mismatch"),
+        # interpolate's recompute_scale_factor= on a torch before 1.6
+        ("held86-029", "torch-version-too-old"),
+        # "a device-side assertion error" in the user's words
+        ("held86-039", "cuda-device-side-assert"),
+        # "ml_dtypes" and "cannot import" on two lines are no cast that cannot be done
+        ("held86-073", None),
+        # transformers' load failure beside the legacy-format re-save that cured it
+        ("held87-026", "torch-version-too-old"),
+        # OpenCV 4's findContours unpacked, its closing bracket typed full-width
+        ("held87-051", None),
     ],
 )
 def test_misses_read_in_round_25(post_id: str, family: str | None, index: Index) -> None:
@@ -2321,3 +2333,38 @@ def test_misses_read_in_round_25(post_id: str, family: str | None, index: Index)
 )
 def test_wordings_read_in_round_25(text: str, family: str | None, index: Index) -> None:
     assert _first(text, index) == family
+
+
+def _unexpected_keyword(call: str, name: str) -> str:
+    """torch's own TypeError for a keyword its function does not take (this torch's wording),
+    with the keyword an older torch lacked in place of the one it was asked."""
+    proc = subprocess.run(
+        [sys.executable, "-c", f"import torch\n{call}"], capture_output=True, text=True
+    )
+    line = proc.stderr.strip().splitlines()[-1]
+    assert "got an unexpected keyword argument 'nokw'" in line, proc.stderr
+    return f"{line.replace('nokw', name)}\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "name", "family"),
+    [
+        (
+            "torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2), scale_factor=2, nokw=1)",
+            "antialias",
+            "torch-version-too-old",
+        ),
+        ("torch.meshgrid(torch.ones(2), nokw=1)", "indexing", "torch-version-too-old"),
+        (
+            "torch.nn.utils.clip_grad_norm_([], 1.0, nokw=1)",
+            "error_if_nonfinite",
+            "torch-version-too-old",
+        ),
+        # a keyword no torch ever took is the user's own typo
+        ("torch.meshgrid(torch.ones(2), nokw=1)", "indexng", None),
+    ],
+)
+def test_keywords_a_torch_before_them_lacks(
+    call: str, name: str, family: str | None, index: Index
+) -> None:
+    assert _first(_unexpected_keyword(call, name), index) == family

@@ -169,11 +169,18 @@ def normalise(text: str) -> str:
         and _CJK.search(text)
     ):
         text = _after_a_chinese_lead(text)
+    if "）" in text:
+        text = _MIXED_PAIR.sub(r"(\1)", text)
     lines = _rich_boxes(text.split("\n"))
     lines = _by_process(_unflatten(line[:MAX_LINE]) for line in lines)
     if 'File "' in text:
         lines = list(map(_quoted_frame, lines))
     return "\n".join(lines)
+
+
+# An ASCII bracket closed by a full-width one, as a Chinese input method types it after a
+# message's last digit ("not enough values to unpack (expected 3, got 2）"): the message's own.
+_MIXED_PAIR = compile_cached(r"\(([\x20-\x27\x2a-\x7e]{1,200})）")
 
 
 # A tqdm bar the next output was written after, on the same line once the carriage returns are

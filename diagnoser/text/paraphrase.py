@@ -105,7 +105,8 @@ LEXICON: dict[str, tuple[str, ...]] = {
     "batch-size": ("batch size", "batch-size", "batch_size", "batchsize", "批大小", "批量大小"),
     "scalar": ("标量", "scalar", "item"),
     "numpy": ("numpy",),
-    "convert": ("转换", "转成", "转为", "convert"),
+    # "cast": result-type-cast's "can't be cast" names a conversion, not a type alone
+    "convert": ("转换", "转成", "转为", "convert", "cast"),
     "contiguous": ("连续", "contiguous"),
     # what "负 stride 无法转换" is about: without it, any "不能转换" (a model conversion) reads so
     "stride": ("stride", "步长"),
