@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bench.accuracy import DEVSET, HELD_ASIDE, posts
+from bench.accuracy import _LOADER, DEVSET, HELD_ASIDE, posts
 from tests.test_kb import FAMILIES
 
 FIELDS = {"id", "url", "query", "corpus", "rank", "lang", "kind", "label", "why", "text"}
@@ -21,7 +21,7 @@ OPTIONAL = {"also"}  # a second family that fits as well (METHOD.md lists each a
 def _items() -> list[dict[str, object]]:
     found = []
     for path in sorted(DEVSET.glob("*.yaml")):
-        found += yaml.safe_load(path.read_text(encoding="utf-8"))
+        found += yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     return found
 
 

@@ -10,6 +10,7 @@ from diagnoser.text.match import diagnose
 from diagnoser.text.symptoms import normalise
 
 from .conftest import ENTRIES
+from .test_wrong_answers import _post
 
 SAID = [
     # the two modes compared, by their calls or in Chinese
@@ -942,13 +943,6 @@ def test_a_printed_running_sum_is_no_loss_that_rises(index: Index) -> None:
     printed_loss = post.replace("print (running_loss)", "print (loss.item())")
     best = diagnose(printed_loss, index).best
     assert best is not None and best.entry.id == "loss-not-decreasing"
-
-
-def _post(post_id: str) -> str:
-    """A development-set post's text as it was captured (tests/data/real/devset)."""
-    from bench.accuracy import posts
-
-    return next(p.text for p in posts() if p.id == post_id)
 
 
 # Real posts whose words name a stuck metric or a rising loss while the post itself says the model

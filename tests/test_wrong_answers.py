@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,11 +19,16 @@ REAL = Path(__file__).parent / "data" / "real"
 
 
 def _post(post_id: str) -> str:
-    from bench.accuracy import posts
-
     prefix = post_id.rsplit("-", 1)[0]  # held18-024 is heldout18's; users5-003 the dev set's
     part = "heldout" + prefix[len("held") :] if prefix.startswith("held") else "dev"
-    return next(p.text for p in posts(part=part) if p.id == post_id)
+    return _texts(part)[post_id]
+
+
+@cache  # hundreds of tests read a post each: each file is parsed once per worker
+def _texts(part: str) -> dict[str, str]:
+    from bench.accuracy import posts
+
+    return {p.id: p.text for p in posts(part=part)}
 
 
 def _first(text: str, index: Index) -> str | None:
