@@ -2360,7 +2360,6 @@ def _unexpected_keyword(call: str, name: str) -> str:
             "antialias",
             "torch-version-too-old",
         ),
-        ("torch.meshgrid(torch.ones(2), nokw=1)", "indexing", "torch-version-too-old"),
         (
             "torch.nn.utils.clip_grad_norm_([], 1.0, nokw=1)",
             "error_if_nonfinite",

@@ -643,7 +643,12 @@ def _read_traceback(
             break  # `torch.distributed.elastic.multip`: the paste ends inside the exception line
         if exc and exc.group("msg") is None and lines[i].rstrip()[-1:] in "\"'`":
             return Error(exc.group("type"), "", tuple(frames)), i + 1  # the quotation closes
-        if exc and i + 1 < len(lines) and _FRAME.match(lines[i + 1]):
+        if (
+            exc
+            and i + 1 < len(lines)
+            and _FRAME.match(lines[i + 1])
+            and not _TRACEBACK.search(exc.group("msg") or "")  # torch 1.x's worker re-raise
+        ):
             # frames right below the exception line: a debugger's call stack, not its message
             return Error(exc.group("type"), exc.group("msg") or "", tuple(frames)), i + 1
         if exc:
@@ -737,7 +742,7 @@ def _wrapped_source_tail(lines: list[str], i: int) -> bool:
     after = lines[i + 1] if i + 1 < len(lines) else ""
     if not before[:1].isspace() or _FRAME.match(before) or lines[i][:1].isspace():
         return False
-    if _EXC.match(lines[i]) and _balanced(before):
+    if _EXC.match(lines[i]) and _balanced(before) and not _TRACEBACK.search(lines[i]):
         # ...unless the source line is whole and this one names an exception: the VS Code
         # debugger's paste lists its call stack below the exception line (held78-066)
         return False
